@@ -1,0 +1,81 @@
+"""Find and load the project's YAML: entries, categories and benign noise."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .loader import Document, load_file
+from .problems import Problem
+
+CATEGORIES_FILE = "categories.yaml"
+BENIGN_FILE = "benign.yaml"
+SPECIAL_FILES = (CATEGORIES_FILE, BENIGN_FILE)
+
+
+@dataclass
+class Project:
+    """Where things are. Everything else is derived from the repository root."""
+
+    root: Path
+
+    @property
+    def entries_dir(self) -> Path:
+        return self.root / "entries"
+
+    @property
+    def templates_dir(self) -> Path:
+        return self.root / "templates"
+
+    @property
+    def docs_dir(self) -> Path:
+        return self.root / "docs"
+
+    def display(self, path: Path) -> str:
+        """A path as the reader should see it: relative to the current directory if inside."""
+        try:
+            return os.path.relpath(path.resolve(), Path.cwd())
+        except ValueError:  # pragma: no cover - another drive on Windows
+            return str(path)
+
+
+@dataclass
+class Catalog:
+    project: Project
+    docs: list[Document] = field(default_factory=list)  # entry documents, sorted by path
+    categories: Document | None = None
+    benign: Document | None = None
+    problems: list[Problem] = field(default_factory=list)  # load problems
+
+    def entries(self) -> list[dict[str, Any]]:
+        return [d.data for d in self.docs if isinstance(d.data, dict)]
+
+
+def entry_files(project: Project) -> list[Path]:
+    if not project.entries_dir.is_dir():
+        return []
+    return sorted(p for p in project.entries_dir.glob("*.yaml") if p.name not in SPECIAL_FILES)
+
+
+def load_catalog(project: Project, only: list[Path] | None = None) -> Catalog:
+    """Load every entry (or only the given files) plus the shared definition files.
+
+    Cross-entry checks always need every entry, so `only` narrows which files' problems
+    are reported, not which entries are loaded.
+    """
+    cat = Catalog(project)
+    for path in entry_files(project):
+        doc, problems = load_file(path, project.display(path))
+        cat.docs.append(doc)
+        cat.problems.extend(problems)
+    for name in SPECIAL_FILES:
+        path = project.entries_dir / name
+        doc, problems = load_file(path, project.display(path))
+        cat.problems.extend(problems)
+        if name == CATEGORIES_FILE:
+            cat.categories = doc
+        else:
+            cat.benign = doc
+    return cat

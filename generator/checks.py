@@ -1,0 +1,398 @@
+"""The checker: per-entry checks and cross-entry checks, all returning located problems.
+
+Each check is a small function. Per-entry checks take (doc, context) and return problems;
+cross-entry checks take the whole catalog. Nothing here prints or exits.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Iterator
+
+from . import matcherdata, schema
+from .catalog import Catalog
+from .codes import BY_CODE
+from .engine import diagnose_text
+from .loader import Document
+from .patterns import TemplateError, compile_template
+from .problems import Problem
+from .schemacheck import describe, problems_for
+
+SCAFFOLD_MARKER = "FILL-IN:"
+_ID = re.compile(schema.ID_PATTERN)
+_TAG = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
+_DATE = re.compile(r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$")
+_NODE = re.compile(r"^[A-Za-z][A-Za-z0-9_]*$")
+_HTML = re.compile(r"<\s*/?\s*[A-Za-z][A-Za-z0-9-]*(?:\s[^<>]*)?/?\s*>|<!--")
+_AUTOLINK = re.compile(r"<(?:https?|mailto):[^<>\s]+>")
+_CODE_FENCE = re.compile(r"^[ ]{0,3}(```|~~~).*?^[ ]{0,3}\1[ \t]*$", re.M | re.S)
+_CODE_SPAN = re.compile(r"(`+)(?:(?!\1).)+?\1", re.S)
+_UNSAFE_LINK = re.compile(r"(?i)(?:\]\(\s*<?|<|href\s*=\s*[\"']?|^|\s)(javascript|vbscript|data)\s*:")
+PLAIN_TEXT_FIELDS = {"fingerprint", "code"}  # shown in code blocks, never as Markdown
+
+
+@dataclass
+class Context:
+    categories: set[str] = field(default_factory=set)
+    components: set[str] = field(default_factory=set)
+
+
+def _problem(doc: Document, path: tuple, code: str, message: str, key: bool = False) -> Problem:
+    line, col = doc.key_at(path) if key else doc.at(path)
+    return Problem(doc.path, line, col, code, message, BY_CODE[code].severity)
+
+
+def _strings(value: Any, path: tuple = ()) -> Iterator[tuple[tuple, str]]:
+    if isinstance(value, str):
+        yield path, value
+    elif isinstance(value, list):
+        for i, item in enumerate(value):
+            yield from _strings(item, path + (i,))
+    elif isinstance(value, dict):
+        for k, item in value.items():
+            yield from _strings(item, path + (k,))
+
+
+# -- per-entry checks -----------------------------------------------------------------
+
+def check_schema(doc: Document, ctx: Context) -> list[Problem]:
+    return [
+        Problem(p.path, p.line, p.column, p.code, p.message, BY_CODE[p.code].severity)
+        for p in problems_for(doc, schema.ENTRY)
+    ]
+
+
+def check_id(doc: Document, ctx: Context) -> list[Problem]:
+    entry_id = doc.data.get("id")
+    if not isinstance(entry_id, str) or not entry_id:
+        return []
+    out = []
+    area = entry_id.split("-")[0]
+    if not _ID.match(entry_id):
+        out.append(_problem(doc, ("id",), "E108",
+                            f"id '{entry_id}' is not lowercase kebab-case (e.g. nccl-duplicate-gpu)"))
+    elif area not in schema.ID_AREAS:
+        out.append(_problem(doc, ("id",), "E108",
+                            f"id '{entry_id}' starts with unknown area '{area}-'; known areas: "
+                            + ", ".join(a + "-" for a in schema.ID_AREAS)))
+    stem = Path(doc.path).stem
+    if entry_id != stem:
+        out.append(_problem(doc, ("id",), "E109",
+                            f"id '{entry_id}' differs from the file name '{stem}.yaml'; rename "
+                            "one so they agree"))
+    return out
+
+
+def check_taxonomy(doc: Document, ctx: Context) -> list[Problem]:
+    out = []
+    cat, comp = doc.data.get("category"), doc.data.get("component")
+    if isinstance(cat, str) and cat and cat not in ctx.categories:
+        out.append(_problem(doc, ("category",), "E106",
+                            f"unknown category '{cat}'; defined: {', '.join(sorted(ctx.categories))}"))
+    if isinstance(comp, str) and comp and comp not in ctx.components:
+        out.append(_problem(doc, ("component",), "E107",
+                            f"unknown component '{comp}'; defined: {', '.join(sorted(ctx.components))}"))
+    return out
+
+
+def _markdown_outside_code(text: str) -> str:
+    text = _CODE_FENCE.sub(lambda m: "\n" * m.group(0).count("\n"), text)
+    return _CODE_SPAN.sub(lambda m: " " * len(m.group(0)), text)
+
+
+def check_text_safety(doc: Document, ctx: Context) -> list[Problem]:
+    out = []
+    for path, text in _strings(doc.data):
+        if path and path[0] in PLAIN_TEXT_FIELDS:
+            continue
+        if path and path[0] == "signatures":
+            continue
+        visible = _AUTOLINK.sub("", _markdown_outside_code(text))
+        m = _HTML.search(visible)
+        if m:
+            out.append(_problem(doc, path, "E114",
+                                f"raw HTML '{m.group(0)[:40]}' in '{describe(path)}'; write "
+                                "Markdown, or put the text in backticks"))
+        m = _UNSAFE_LINK.search(_markdown_outside_code(text))
+        if m:
+            out.append(_problem(doc, path, "E115",
+                                f"unsafe '{m.group(1).lower()}:' link in '{describe(path)}'"))
+    return out
+
+
+def check_references(doc: Document, ctx: Context) -> list[Problem]:
+    out = []
+    seen: set[str] = set()
+    for i, ref in enumerate(doc.data.get("references") or []):
+        if not isinstance(ref, dict) or not isinstance(ref.get("url"), str):
+            continue
+        url = ref["url"].strip()
+        if not url.startswith("https://"):
+            out.append(_problem(doc, ("references", i, "url"), "E116",
+                                f"reference URL '{url}' is not https://"))
+        if url in seen:
+            out.append(_problem(doc, ("references", i, "url"), "W201",
+                                f"reference URL '{url}' is listed twice"))
+        seen.add(url)
+    return out
+
+
+def check_lists(doc: Document, ctx: Context) -> list[Problem]:
+    out = []
+    for name in ("tags", "related"):
+        seen: set[str] = set()
+        for i, item in enumerate(doc.data.get(name) or [] if isinstance(doc.data.get(name), list) else []):
+            if not isinstance(item, str):
+                continue
+            if item in seen:
+                out.append(_problem(doc, (name, i), "W201", f"'{item}' is listed twice in '{name}'"))
+            seen.add(item)
+            if name == "tags" and not _TAG.match(item):
+                out.append(_problem(doc, (name, i), "W202",
+                                    f"tag '{item}' is not lowercase kebab-case"))
+    return out
+
+
+def check_signatures(doc: Document, ctx: Context) -> list[Problem]:
+    out = []
+    sigs = doc.data.get("signatures")
+    if not isinstance(sigs, list):
+        return out
+    for i, sig in enumerate(sigs):
+        if not isinstance(sig, dict):
+            continue
+        templates = [(("signatures", i, "template"), sig.get("template"))]
+        ctx_list = sig.get("context") if isinstance(sig.get("context"), list) else []
+        templates += [(("signatures", i, "context", j), t) for j, t in enumerate(ctx_list)]
+        for path, template in templates:
+            if not isinstance(template, str) or not template.strip():
+                continue
+            try:
+                compile_template(template)
+            except TemplateError as exc:
+                line, col = doc.at(path)
+                out.append(Problem(doc.path, line, col, "E117",
+                                   f"signature template does not compile: {exc} "
+                                   f"(at character {exc.column} of the template)"))
+        source = sig.get("source")
+        if isinstance(source, str) and source.strip():
+            s = source.strip()
+            if not (re.match(r"^[\w.-]+/[\w.-]+ \S", s) or s.lower().startswith("reproduced")):
+                out.append(_problem(doc, ("signatures", i, "source"), "W203",
+                                    "signature source should read 'owner/repo path/to/file "
+                                    "(function)' or 'reproduced: <how>'"))
+    return out
+
+
+def check_code(doc: Document, ctx: Context) -> list[Problem]:
+    out = []
+    for i, snippet in enumerate(doc.data.get("code") or [] if isinstance(doc.data.get("code"), list) else []):
+        if isinstance(snippet, dict) and "language" in snippet and not str(snippet.get("language") or "").strip():
+            out.append(_problem(doc, ("code", i, "language"), "E120",
+                                f"code snippet 'code[{i + 1}]' has an empty 'language'"))
+    return out
+
+
+def check_decision(doc: Document, ctx: Context) -> list[Problem]:
+    out = []
+    nodes = doc.data.get("decision")
+    if not isinstance(nodes, list):
+        return out
+    ids: set[str] = set()
+    for i, node in enumerate(nodes):
+        if not isinstance(node, dict) or not isinstance(node.get("node"), str):
+            continue
+        nid = node["node"]
+        if not _NODE.match(nid):
+            out.append(_problem(doc, ("decision", i, "node"), "E121",
+                                f"node id '{nid}' must be letters, digits and underscores"))
+        elif nid in ids:
+            out.append(_problem(doc, ("decision", i, "node"), "E121",
+                                f"node id '{nid}' is used twice"))
+        ids.add(nid)
+    for i, node in enumerate(nodes):
+        if not isinstance(node, dict):
+            continue
+        for j, edge in enumerate(node.get("edges") or [] if isinstance(node.get("edges"), list) else []):
+            if isinstance(edge, dict) and isinstance(edge.get("to"), str) and edge["to"] not in ids:
+                out.append(_problem(doc, ("decision", i, "edges", j, "to"), "E121",
+                                    f"arrow to unknown node '{edge['to']}'"))
+    return out
+
+
+def check_dates(doc: Document, ctx: Context) -> list[Problem]:
+    out = []
+    paths: list[tuple] = [("reviewed",)]
+    verified = doc.data.get("verified")
+    if isinstance(verified, list):
+        paths += [("verified", i, "date") for i in range(len(verified))]
+    for path in paths:
+        value: Any = doc.data
+        for part in path:
+            value = value[part] if isinstance(value, (dict, list)) and (
+                isinstance(value, list) and isinstance(part, int) and part < len(value)
+                or isinstance(value, dict) and part in value) else None
+        if isinstance(value, str) and not _DATE.match(value):
+            out.append(_problem(doc, path, "E123", f"'{describe(path)}' is '{value}'; write YYYY-MM-DD"))
+    return out
+
+
+def check_scaffold(doc: Document, ctx: Context) -> list[Problem]:
+    return [
+        _problem(doc, path, "E122", f"'{describe(path)}' still holds scaffold text; replace it")
+        for path, text in _strings(doc.data) if SCAFFOLD_MARKER in text
+    ]
+
+
+ENTRY_CHECKS: tuple[Callable[[Document, Context], list[Problem]], ...] = (
+    check_schema, check_id, check_taxonomy, check_text_safety, check_references,
+    check_lists, check_signatures, check_code, check_decision, check_dates, check_scaffold,
+)
+
+
+# -- cross-entry checks ---------------------------------------------------------------
+
+def _valid_docs(catalog: Catalog) -> list[Document]:
+    return [d for d in catalog.docs if isinstance(d.data, dict) and isinstance(d.data.get("id"), str)]
+
+
+def check_unique_ids(catalog: Catalog) -> list[Problem]:
+    out = []
+    first: dict[str, Document] = {}
+    former: dict[str, Document] = {}
+    for doc in _valid_docs(catalog):
+        for i, old in enumerate(doc.data.get("former_ids") or [] if isinstance(doc.data.get("former_ids"), list) else []):
+            if isinstance(old, str):
+                if old in former:
+                    out.append(_problem(doc, ("former_ids", i), "E111",
+                                        f"former id '{old}' is also a former id of "
+                                        f"{former[old].path}"))
+                former.setdefault(old, doc)
+    for doc in _valid_docs(catalog):
+        entry_id = doc.data["id"]
+        if entry_id in first:
+            out.append(_problem(doc, ("id",), "E110",
+                                f"id '{entry_id}' is also used by {first[entry_id].path}"))
+        first.setdefault(entry_id, doc)
+        if entry_id in former:
+            out.append(_problem(doc, ("id",), "E111",
+                                f"id '{entry_id}' is a former id of {former[entry_id].path} "
+                                "and redirects there; choose another id"))
+    return out
+
+
+def check_related(catalog: Catalog) -> list[Problem]:
+    out = []
+    ids = {d.data["id"] for d in _valid_docs(catalog)}
+    for doc in _valid_docs(catalog):
+        related = doc.data.get("related")
+        for i, rid in enumerate(related if isinstance(related, list) else []):
+            if not isinstance(rid, str):
+                continue
+            if rid == doc.data["id"]:
+                out.append(_problem(doc, ("related", i), "E113", "an entry cannot be related to itself"))
+            elif rid not in ids:
+                out.append(_problem(doc, ("related", i), "E112", f"related id '{rid}' names no entry"))
+        nodes = doc.data.get("decision")
+        for i, node in enumerate(nodes if isinstance(nodes, list) else []):
+            if isinstance(node, dict) and isinstance(node.get("entry"), str) and node["entry"] not in ids:
+                out.append(_problem(doc, ("decision", i, "entry"), "E112",
+                                    f"decision node links to unknown entry '{node['entry']}'"))
+    return out
+
+
+def check_fingerprints(catalog: Catalog) -> list[Problem]:
+    """Each fingerprint must be recognised as its own entry, first among its role."""
+    out = []
+    docs = _valid_docs(catalog)
+    benign = catalog.benign.data.get("benign", []) if catalog.benign and isinstance(catalog.benign.data, dict) else []
+    data = matcherdata.build([d.data for d in docs], benign if isinstance(benign, list) else [])
+    for doc in docs:
+        fp = doc.data.get("fingerprint")
+        entry_id = doc.data["id"]
+        if not isinstance(fp, str) or not fp.strip() or entry_id not in data["entries"]:
+            continue
+        if not any(s["entry"] == entry_id for s in data["signatures"]):
+            continue  # no compilable signature: E117 or E101 already says why
+        verdict = diagnose_text(data, fp)
+        ids = [m["id"] for m in verdict["matches"]]
+        if entry_id not in ids:
+            out.append(_problem(doc, ("fingerprint",), "E118",
+                                f"no signature of '{entry_id}' matches its fingerprint"))
+            continue
+        role = doc.data.get("role")
+        mine = next(m for m in verdict["matches"] if m["id"] == entry_id)
+        for other in verdict["matches"]:
+            if other["id"] == entry_id:
+                break
+            # only a strictly better claim is a collision; an exact tie (same line, same
+            # specificity) is ordered by id and left to review
+            better = (other["specific"], -other["line"]) > (mine["specific"], -mine["line"])
+            if other["role"] == role and better:
+                out.append(_problem(doc, ("fingerprint",), "E119",
+                                    f"the fingerprint is diagnosed as '{other['id']}' before "
+                                    f"'{entry_id}'; make a signature more specific (context) "
+                                    f"or fix '{other['id']}'"))
+                break
+    return out
+
+
+def check_benign(catalog: Catalog) -> list[Problem]:
+    doc = catalog.benign
+    out: list[Problem] = []
+    if doc is None or not isinstance(doc.data, dict):
+        return out
+    items = doc.data.get("benign")
+    if not isinstance(items, list):
+        return [_problem(doc, ("benign",), "E124", "expected a list 'benign' of templates")]
+    for i, item in enumerate(items):
+        template = item.get("template") if isinstance(item, dict) else None
+        if not isinstance(template, str) or not isinstance(item.get("source"), str):
+            out.append(_problem(doc, ("benign", i), "E124", "each benign item needs 'template' and 'source'"))
+            continue
+        try:
+            compile_template(template)
+        except TemplateError as exc:
+            out.append(_problem(doc, ("benign", i, "template"), "E124", f"benign template does not compile: {exc}"))
+    return out
+
+
+def check_categories_file(catalog: Catalog) -> list[Problem]:
+    doc = catalog.categories
+    if doc is None or not isinstance(doc.data, dict):
+        return []
+    return [
+        Problem(p.path, p.line, p.column, p.code, p.message, BY_CODE[p.code].severity)
+        for p in problems_for(doc, schema.CATEGORIES_FILE)
+    ]
+
+
+CATALOG_CHECKS: tuple[Callable[[Catalog], list[Problem]], ...] = (
+    check_unique_ids, check_related, check_fingerprints, check_benign, check_categories_file,
+)
+
+
+def context_for(catalog: Catalog) -> Context:
+    ctx = Context()
+    data = catalog.categories.data if catalog.categories else None
+    if isinstance(data, dict):
+        if isinstance(data.get("categories"), dict):
+            ctx.categories = set(data["categories"])
+        if isinstance(data.get("components"), dict):
+            ctx.components = set(data["components"])
+    return ctx
+
+
+def check_catalog(catalog: Catalog) -> list[Problem]:
+    """Every problem of every file, sorted."""
+    problems = list(catalog.problems)
+    ctx = context_for(catalog)
+    for doc in catalog.docs:
+        if isinstance(doc.data, dict):
+            for check in ENTRY_CHECKS:
+                problems.extend(check(doc, ctx))
+    for cross in CATALOG_CHECKS:
+        problems.extend(cross(catalog))
+    return sorted(set(problems))

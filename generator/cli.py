@@ -1,0 +1,70 @@
+"""Command line: argument parsing only; each command's work lives in its own module.
+
+Exit codes: 0 success, 1 problems found (or, for diagnose, nothing recognised), 2 usage or
+read error.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from . import commands
+
+
+def _root() -> Path:
+    """The repository root: the nearest folder upwards holding mkdocs.yml and entries/."""
+    here = Path.cwd().resolve()
+    for folder in (here, *here.parents):
+        if (folder / "mkdocs.yml").is_file() and (folder / "entries").is_dir():
+            return folder
+    return Path(__file__).resolve().parent.parent
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="python -m generator",
+        description="Failure encyclopedia for distributed ML training: check entries, "
+        "render and build the site, diagnose logs.",
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    p = sub.add_parser("check", help="check entries and print located problems")
+    p.add_argument("paths", nargs="*", type=Path, help="entry files to report on (default: all)")
+    p.add_argument("--format", choices=("text", "github", "json"), default="text")
+    p.add_argument("--list-codes", action="store_true", help="list every problem code and exit")
+
+    p = sub.add_parser("render", help="check, then write the generated Markdown into docs/")
+    p = sub.add_parser("build", help="check, render and run `mkdocs build --strict` into site/")
+    p.add_argument("--site-dir", type=Path, default=None)
+    p = sub.add_parser("serve", help="live preview: check, render and `mkdocs serve`")
+    p.add_argument("--dev-addr", default="127.0.0.1:8000")
+
+    p = sub.add_parser("diagnose", help="diagnose one or more log files ('-' reads stdin)")
+    p.add_argument("files", nargs="+", help="log files (.gz read transparently) or '-'")
+    p.add_argument("--json", action="store_true", help="print the verdict as JSON")
+
+    p = sub.add_parser("explain", help="print an entry in the terminal")
+    p.add_argument("id")
+
+    p = sub.add_parser("new", help="scaffold a new entry file")
+    p.add_argument("id")
+    p.add_argument("--from", dest="from_id", default=None, help="copy the structure of an entry")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command is None:
+        parser.print_help(sys.stderr)
+        return 2
+    root = _root()
+    handler = getattr(commands, "run_" + args.command)
+    try:
+        return int(handler(root, args))
+    except KeyboardInterrupt:  # pragma: no cover - interactive
+        return 130
+    except BrokenPipeError:  # pragma: no cover - `| head`
+        return 0

@@ -1,0 +1,110 @@
+"""What each CLI command does. Each run_* takes the repository root and parsed arguments
+and returns the exit code; printing happens here, never in the library modules."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from . import pipeline
+from .catalog import Project
+from .codes import CODES
+from .problems import format_problems, summary_line
+from .render import RenderError
+
+PRERENDERED_ENV = "FAILURE_ENCYCLOPEDIA_PRERENDERED"
+
+
+def _err(message: str) -> None:
+    print(message, file=sys.stderr)
+
+
+def run_check(root: Path, args: argparse.Namespace) -> int:
+    if args.list_codes:
+        for c in CODES:
+            print(f"{c.code}  {c.severity:<7}  {c.title}: {c.explanation}")
+        return 0
+    project = Project(root)
+    for p in args.paths:
+        if not p.is_file():
+            _err(f"error: {p}: no such file")
+            return 2
+    result = pipeline.check(project, [Path(p) for p in args.paths] or None)
+    text = format_problems(result.problems, args.format)
+    if text:
+        print(text)
+    if args.format == "text":
+        files = len(args.paths) or len(result.catalog.docs)
+        _err(summary_line(result.problems, files))
+    return 1 if result.problems else 0
+
+
+def _render(root: Path) -> int:
+    project = Project(root)
+    try:
+        result = pipeline.check_and_render(project)
+    except RenderError as exc:
+        _err(f"error: {exc}")
+        return 2
+    if result.problems:
+        print(format_problems(result.problems, "text"))
+        _err(summary_line(result.problems, len(result.catalog.docs)))
+    if result.errors:
+        _err("not rendered: fix the errors above first")
+        return 1
+    _err(f"rendered {len(result.catalog.docs)} entries: {len(result.written)} file(s) written, "
+         f"{len(result.removed)} removed")
+    return 0
+
+
+def run_render(root: Path, args: argparse.Namespace) -> int:
+    return _render(root)
+
+
+def _mkdocs(root: Path, *argv: str) -> int:
+    env = dict(os.environ, NO_MKDOCS_2_WARNING="1")
+    env[PRERENDERED_ENV] = "1"
+    cmd = [sys.executable, "-m", "mkdocs", *argv]
+    return subprocess.call(cmd, cwd=root, env=env)
+
+
+def run_build(root: Path, args: argparse.Namespace) -> int:
+    code = _render(root)
+    if code:
+        return code
+    extra = ["--site-dir", str(args.site_dir.resolve())] if args.site_dir else []
+    return 1 if _mkdocs(root, "build", "--strict", *extra) else 0
+
+
+def run_serve(root: Path, args: argparse.Namespace) -> int:
+    code = _render(root)
+    if code:
+        return code
+    env = dict(os.environ, NO_MKDOCS_2_WARNING="1")  # the hook re-renders on every change
+    return subprocess.call([sys.executable, "-m", "mkdocs", "serve", "--dev-addr", args.dev_addr],
+                           cwd=root, env=env)
+
+
+def run_diagnose(root: Path, args: argparse.Namespace) -> int:
+    from . import diagnose
+
+    return diagnose.run(root, args.files, as_json=args.json)
+
+
+def run_explain(root: Path, args: argparse.Namespace) -> int:
+    from . import explain
+
+    return explain.run(root, args.id)
+
+
+def run_new(root: Path, args: argparse.Namespace) -> int:
+    from . import scaffold
+
+    return scaffold.run(root, args.id, args.from_id)
+
+
+__all__ = ["run_check", "run_render", "run_build", "run_serve", "run_diagnose", "run_explain",
+           "run_new"]

@@ -1,0 +1,244 @@
+"""The diagnose engine: compiled signatures + log lines -> ranked matches and a verdict.
+
+No I/O here. The engine consumes the same compiled data (``matcher.json``) that the
+browser's JavaScript engine (``docs/assets/diagnose-engine.js``) consumes, and follows the
+same steps, so both give identical verdicts:
+
+1. clean each line: drop ANSI colour codes and a trailing CR, then peel launcher prefixes
+   (``[rank3]:``, ``[default3]:``, ``[1,3]<stdout>:``, ``worker0:``, Slurm ``15:``,
+   timestamps); the rank comes from the first prefix that names one, else from a
+   ``[Rank N]`` / ``Rank N]`` mention inside the message;
+2. a line matching a benign template is skipped;
+3. every signature whose anchor occurs in the line is tried; signatures with context are
+   kept pending until the end, then accepted when a context template matched within
+   ``window`` lines on the same rank (or a line without a rank);
+4. ranking: roots, then collateral, then wrappers; roots with satisfied context first, then
+   by earliest line; then by id.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any, Iterable
+
+MAX_EVIDENCE = 5  # evidence lines kept per entry
+MAX_PENDING = 200  # context-needing hits kept per signature
+MAX_CONTEXT_HITS = 2000  # context hits kept per context template
+MAX_TEXT = 400  # characters of a line kept as evidence
+ROLE_ORDER = {"root": 0, "collateral": 1, "wrapper": 2}
+BENIGN, CONTEXT, SIGNATURE = 0, 1, 2  # kinds of pattern, in the order a line is tried
+
+ANSI = r"\x1b\[[0-9;?]*[ -/]*[@-~]"
+# Launcher prefixes, tried in order at the start of the line, repeatedly. The group named
+# in "rank" (1-based group number, 0 = none) carries the rank. JavaScript uses the same list.
+PREFIXES: list[tuple[str, int]] = [
+    (r"\[rank([0-9]+)\]: ?", 1),
+    (r"\[[0-9]+,([0-9]+)\]<(?:stdout|stderr)>: ?", 1),
+    (r"\[[A-Za-z_][A-Za-z_-]*?([0-9]+)\]: ?", 1),
+    (r"worker-?[0-9]+: ", 0),
+    (r"[ ]*([0-9]{1,5}): ", 1),
+    (r"\[?[0-9]{4}-[0-9]{2}-[0-9]{2}[T ][0-9]{2}:[0-9]{2}:[0-9]{2}(?:[.,][0-9]+)?(?:Z|[+-][0-9]{2}:?[0-9]{2})?\]?[ ]+", 0),
+]
+RANK_IN_MESSAGE = r"\[(?:PG [^\]]*)?Rank ([0-9]+)\]"
+
+
+def clean(raw: str, prefixes: list[tuple[re.Pattern[str], int]], ansi: re.Pattern[str],
+          rank_in_message: re.Pattern[str]) -> tuple[int | None, str]:
+    text = ansi.sub("", raw) if "\x1b" in raw else raw
+    if text.endswith("\r"):
+        text = text[:-1]
+    rank: int | None = None
+    changed = True
+    while changed and text:
+        changed = False
+        for pattern, group in prefixes:
+            m = pattern.match(text)
+            if m and m.end() > 0:
+                if group and rank is None:
+                    rank = int(m.group(group))
+                text = text[m.end():]
+                changed = True
+                break
+    if rank is None:
+        m = rank_in_message.search(text)
+        if m:
+            rank = int(m.group(1))
+    return rank, text
+
+
+@dataclass
+class _Sig:
+    entry: str
+    index: int
+    regex: re.Pattern[str]
+    anchor: str
+    context: list[int]  # indexes into Engine.contexts
+    window: int
+
+
+@dataclass
+class _EntryHits:
+    first_line: int = 0
+    rank: int | None = None
+    specific: bool = False
+    count: int = 0
+    signature: int = 0
+    evidence: list[dict[str, Any]] = field(default_factory=list)
+
+
+class Engine:
+    """Feed lines with ``feed``; read the result with ``verdict``."""
+
+    def __init__(self, data: dict[str, Any]) -> None:
+        self.data = data
+        self.prefixes = [(re.compile(p), g) for p, g in data["prefixes"]]
+        self.ansi = re.compile(data["ansi"])
+        self.rank_in_message = re.compile(data["rank_in_message"])
+        self.word = re.compile(data["word"])
+        self.benign = [re.compile(b["pattern"]) for b in data["benign"]]
+        self.contexts: list[re.Pattern[str]] = []
+        self.sigs: list[_Sig] = []
+        context_index: dict[str, int] = {}
+        # Candidate lookup: a line is tried only against the patterns whose key word it
+        # holds; patterns without a key are tried when their anchor substring is present.
+        self.by_key: dict[str, list[tuple[int, int]]] = {}
+        self.unkeyed: list[tuple[str, int, int]] = []  # (anchor, kind, index)
+
+        def index(kind: int, i: int, item: dict[str, Any]) -> None:
+            if item["key"]:
+                self.by_key.setdefault(item["key"], []).append((kind, i))
+            else:
+                self.unkeyed.append((item["anchor"], kind, i))
+
+        for i, b in enumerate(data["benign"]):
+            index(BENIGN, i, b)
+        for s in data["signatures"]:
+            ctx = []
+            for c in s["context"]:
+                if c["pattern"] not in context_index:
+                    context_index[c["pattern"]] = len(self.contexts)
+                    self.contexts.append(re.compile(c["pattern"]))
+                    index(CONTEXT, len(self.contexts) - 1, c)
+                ctx.append(context_index[c["pattern"]])
+            index(SIGNATURE, len(self.sigs), s)
+            self.sigs.append(_Sig(s["entry"], s["index"], re.compile(s["pattern"]), s["anchor"],
+                                  ctx, s["window"]))
+        self.hits: dict[str, _EntryHits] = {}
+        self.pending: list[list[tuple[int, int | None, str]]] = [[] for _ in self.sigs]
+        self.context_hits: list[list[tuple[int, int | None]]] = [[] for _ in self.contexts]
+        self.lines = 0
+
+    # -- feeding ---------------------------------------------------------------------
+    def candidates(self, text: str) -> list[tuple[int, int]]:
+        """(kind, index) of every pattern worth trying on this cleaned line, sorted."""
+        found: set[tuple[int, int]] = set()
+        by_key = self.by_key
+        for w in set(self.word.findall(text)):
+            hit = by_key.get(w)
+            if hit:
+                found.update(hit)
+        for anchor, kind, i in self.unkeyed:
+            if anchor in text:
+                found.add((kind, i))
+        return sorted(found)
+
+    def feed(self, lineno: int, raw: str) -> None:
+        """One log line (without its newline); lineno is 1-based and increasing."""
+        self.lines = max(self.lines, lineno)
+        rank, text = clean(raw, self.prefixes, self.ansi, self.rank_in_message)
+        tried = self.candidates(text)
+        if not tried:
+            return
+        for kind, i in tried:
+            if kind == BENIGN and self.benign[i].search(text):
+                return
+        for kind, i in tried:
+            if kind == CONTEXT:
+                if len(self.context_hits[i]) < MAX_CONTEXT_HITS and self.contexts[i].search(text):
+                    self.context_hits[i].append((lineno, rank))
+            elif kind == SIGNATURE:
+                sig = self.sigs[i]
+                if sig.regex.search(text):
+                    if sig.context:
+                        if len(self.pending[i]) < MAX_PENDING:
+                            self.pending[i].append((lineno, rank, text))
+                    else:
+                        self._record(sig, lineno, rank, text, specific=False)
+
+    def feed_lines(self, lines: Iterable[str], start: int = 1) -> None:
+        for n, line in enumerate(lines, start):
+            self.feed(n, line)
+
+    def _record(self, sig: _Sig, lineno: int, rank: int | None, text: str, specific: bool) -> None:
+        h = self.hits.get(sig.entry)
+        if h is None:
+            h = self.hits[sig.entry] = _EntryHits(first_line=lineno, rank=rank,
+                                                   specific=specific, signature=sig.index)
+        elif specific and not h.specific:
+            # a context-backed hit outranks earlier generic ones of the same entry
+            h.first_line, h.rank, h.specific, h.signature = lineno, rank, True, sig.index
+        elif lineno < h.first_line and specific == h.specific:
+            h.first_line, h.rank, h.signature = lineno, rank, sig.index
+        h.count += 1
+        if len(h.evidence) < MAX_EVIDENCE:
+            h.evidence.append({"line": lineno, "rank": rank, "text": text[:MAX_TEXT]})
+
+    def _resolve_pending(self) -> None:
+        for i, sig in enumerate(self.sigs):
+            for lineno, rank, text in self.pending[i]:
+                for c in sig.context:
+                    if any(abs(cl - lineno) <= sig.window
+                           and (rank is None or cr is None or cr == rank)
+                           for cl, cr in self.context_hits[c]):
+                        self._record(sig, lineno, rank, text, specific=True)
+                        break
+            self.pending[i] = []
+
+    # -- result ----------------------------------------------------------------------
+    def verdict(self) -> dict[str, Any]:
+        self._resolve_pending()
+        meta = self.data["entries"]
+        ranked = sorted(
+            self.hits.items(),
+            key=lambda kv: (ROLE_ORDER[meta[kv[0]]["role"]],
+                            0 if kv[1].specific else 1, kv[1].first_line, kv[0]),
+        )
+        matches = []
+        for entry_id, h in ranked:
+            m = meta[entry_id]
+            h.evidence.sort(key=lambda e: e["line"])
+            matches.append({
+                "id": entry_id,
+                "title": m["title"],
+                "role": m["role"],
+                "severity": m["severity"],
+                "line": h.first_line,
+                "rank": h.rank,
+                "specific": h.specific,
+                "count": h.count,
+                "signature": h.signature,
+                "evidence": h.evidence,
+                "url": m["url"],
+                "fix": m["fix"],
+            })
+        root = next((m for m in matches if m["role"] == "root"), None)
+        if root is not None:
+            status = "root-cause-found"
+        elif matches:
+            status = "only-consequences-found"
+        else:
+            status = "no-known-failure"
+        return {
+            "status": status,
+            "root_cause": root["id"] if root else None,
+            "lines": self.lines,
+            "matches": matches,
+        }
+
+
+def diagnose_text(data: dict[str, Any], text: str) -> dict[str, Any]:
+    """Convenience for tests and the checker: a whole log held in memory."""
+    engine = Engine(data)
+    engine.feed_lines(text.split("\n"))
+    return engine.verdict()

@@ -1,0 +1,70 @@
+"""Build the compiled matcher data that both diagnose engines (Python and JavaScript) use.
+
+The data is plain JSON: the line-cleaning patterns, entry metadata, each signature's
+pattern, anchor and context, and the benign-noise patterns. Signatures whose templates do
+not compile are left out (the checker reports them).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterable
+
+from . import engine
+from .patterns import WORD, TemplateError, compile_template
+
+FORMAT_VERSION = 1
+DEFAULT_WINDOW = 60
+
+
+def _compiled(template: str) -> dict[str, str] | None:
+    try:
+        c = compile_template(template)
+    except TemplateError:
+        return None
+    return {"pattern": c.pattern, "anchor": c.anchor, "key": c.key}
+
+
+def build(entries: Iterable[dict[str, Any]], benign: Iterable[dict[str, Any]],
+          url_for: Any = lambda entry_id: f"failures/{entry_id}/") -> dict[str, Any]:
+    meta: dict[str, Any] = {}
+    signatures: list[dict[str, Any]] = []
+    for e in sorted(entries, key=lambda e: str(e.get("id"))):
+        entry_id = e.get("id")
+        if not isinstance(entry_id, str) or e.get("role") not in engine.ROLE_ORDER:
+            continue
+        fix = e.get("fix") if isinstance(e.get("fix"), dict) else {}
+        meta[entry_id] = {
+            "title": str(e.get("title", entry_id)),
+            "role": e["role"],
+            "severity": str(e.get("severity", "")),
+            "url": url_for(entry_id),
+            "fix": str(fix.get("summary", "")).strip(),
+        }
+        for index, sig in enumerate(e.get("signatures") or []):
+            if not isinstance(sig, dict) or not isinstance(sig.get("template"), str):
+                continue
+            main = _compiled(sig["template"])
+            if main is None:
+                continue
+            context = [c for c in (_compiled(t) for t in sig.get("context") or []
+                                   if isinstance(t, str)) if c is not None]
+            window = sig.get("window")
+            signatures.append({
+                "entry": entry_id,
+                "index": index,
+                **main,
+                "context": context,
+                "window": window if isinstance(window, int) and window > 0 else DEFAULT_WINDOW,
+            })
+    benign_patterns = [c for c in (_compiled(b.get("template", "")) for b in benign
+                                   if isinstance(b, dict)) if c is not None]
+    return {
+        "format": FORMAT_VERSION,
+        "ansi": engine.ANSI,
+        "prefixes": [[p, g] for p, g in engine.PREFIXES],
+        "rank_in_message": engine.RANK_IN_MESSAGE,
+        "word": WORD.pattern,
+        "entries": meta,
+        "signatures": signatures,
+        "benign": benign_patterns,
+    }

@@ -1,0 +1,108 @@
+"""Rendering: golden page, byte-identical rebuilds, and hand-written files left alone."""
+
+from __future__ import annotations
+
+import pytest
+
+from generator import pipeline
+from generator.catalog import Project
+from generator.render import GENERATED_MARKER, RenderError
+from helpers import compare_golden, make_project
+
+
+@pytest.fixture
+def project(tmp_path, monkeypatch):
+    root = make_project(tmp_path)
+    monkeypatch.chdir(root)
+    return Project(root)
+
+
+def render(project: Project) -> pipeline.Result:
+    result = pipeline.check_and_render(project)
+    assert result.errors == []
+    return result
+
+
+def snapshot(project: Project) -> dict[str, bytes]:
+    docs = project.docs_dir
+    return {p.relative_to(docs).as_posix(): p.read_bytes() for p in sorted(docs.rglob("*")) if p.is_file()}
+
+
+def test_entry_page_golden(project):
+    render(project)
+    page = (project.docs_dir / "failures" / "ddp-fixture-unused.md").read_text(encoding="utf-8")
+    compare_golden("ddp-fixture-unused.md", page)
+
+
+def test_sections_in_design_order(project):
+    render(project)
+    page = (project.docs_dir / "failures" / "ddp-fixture-unused.md").read_text(encoding="utf-8")
+    order = ["{#signatures}", "{#quick-answer}", "{#mechanism}", "{#symptoms}", "{#confirm}",
+             "{#fingerprint}", "{#fix}", "{#code}", "{#decision}", "{#faq}", "{#related}",
+             "{#referenced-by}", "{#references}", "Edit this entry"]
+    positions = [page.index(anchor) for anchor in order]
+    assert positions == sorted(positions)
+    assert "``` mermaid" in page and "flowchart TD" in page
+
+
+def test_rebuild_is_byte_identical_and_writes_nothing(project):
+    first = render(project)
+    assert first.written
+    before = snapshot(project)
+    second = render(project)
+    assert second.written == [] and second.removed == []
+    assert snapshot(project) == before
+
+
+def test_generated_pages_carry_the_marker(project):
+    render(project)
+    for rel, data in snapshot(project).items():
+        if rel.endswith(".md") and not rel.startswith(("diagnose", "assets")):
+            if rel in ("diagnose-json.md",):
+                continue
+            assert data.decode().startswith(GENERATED_MARKER) or rel in hand_written(project), rel
+
+
+def hand_written(project: Project) -> set[str]:
+    return {p.relative_to(project.docs_dir).as_posix() for p in project.docs_dir.rglob("*.md")
+            if not p.read_text(encoding="utf-8").startswith(GENERATED_MARKER)}
+
+
+def test_hand_written_pages_survive(project):
+    notes = project.docs_dir / "notes.md"
+    notes.write_text("# My notes\n", encoding="utf-8")
+    stray = project.docs_dir / "failures" / "my-own-page.md"
+    stray.parent.mkdir(parents=True, exist_ok=True)
+    stray.write_text("# Hand-written, inside a generated folder\n", encoding="utf-8")
+    render(project)
+    render(project)
+    assert notes.read_text(encoding="utf-8") == "# My notes\n"
+    assert stray.exists()
+
+
+def test_never_overwrites_a_hand_written_file(project):
+    home = project.docs_dir / "index.md"
+    home.write_text("# Hand-written home\n", encoding="utf-8")
+    with pytest.raises(RenderError, match="not written by the generator"):
+        pipeline.check_and_render(project)
+    assert home.read_text(encoding="utf-8") == "# Hand-written home\n"
+
+
+def test_stale_generated_pages_are_removed(project):
+    entry = project.entries_dir / "ddp-fixture-unused.yaml"
+    original = entry.read_text()
+    entry.write_text(original + "former_ids: [ddp-old-fixture-name]\n")
+    render(project)
+    redirect = project.docs_dir / "failures" / "ddp-old-fixture-name.md"
+    assert "redirect_to: \"../ddp-fixture-unused/\"" in redirect.read_text()
+    entry.write_text(original)
+    result = render(project)
+    assert "failures/ddp-old-fixture-name.md" in result.removed and not redirect.exists()
+
+
+def test_errors_block_rendering(project):
+    entry = project.entries_dir / "ddp-fixture-unused.yaml"
+    entry.write_text(entry.read_text().replace("severity: high", "severity: hihg"))
+    result = pipeline.check_and_render(project)
+    assert [p.code for p in result.errors] == ["E105"]
+    assert not (project.docs_dir / "failures").exists()

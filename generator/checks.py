@@ -14,7 +14,7 @@ from typing import Any, Callable, Iterator
 from . import matcherdata, schema
 from .catalog import Catalog
 from .codes import BY_CODE
-from .engine import diagnose_text
+from .engine import Engine, diagnose_text
 from .loader import Document
 from .patterns import TemplateError, compile_template
 from .problems import Problem
@@ -109,6 +109,9 @@ def check_text_safety(doc: Document, ctx: Context) -> list[Problem]:
             continue
         if path and path[0] == "signatures":
             continue
+        lowered = text.lower()
+        if "<" not in text and "script:" not in lowered and "data:" not in lowered:
+            continue  # the common case: nothing that could be HTML or an unsafe link
         visible = _AUTOLINK.sub("", _markdown_outside_code(text))
         m = _HTML.search(visible)
         if m:
@@ -309,14 +312,16 @@ def check_fingerprints(catalog: Catalog) -> list[Problem]:
     docs = _valid_docs(catalog)
     benign = catalog.benign.data.get("benign", []) if catalog.benign and isinstance(catalog.benign.data, dict) else []
     data = matcherdata.build([d.data for d in docs], benign if isinstance(benign, list) else [])
+    engine = Engine(data)
+    with_signatures = {s["entry"] for s in data["signatures"]}
     for doc in docs:
         fp = doc.data.get("fingerprint")
         entry_id = doc.data["id"]
         if not isinstance(fp, str) or not fp.strip() or entry_id not in data["entries"]:
             continue
-        if not any(s["entry"] == entry_id for s in data["signatures"]):
+        if entry_id not in with_signatures:
             continue  # no compilable signature: E117 or E101 already says why
-        verdict = diagnose_text(data, fp)
+        verdict = diagnose_text(engine, fp)
         ids = [m["id"] for m in verdict["matches"]]
         if entry_id not in ids:
             out.append(_problem(doc, ("fingerprint",), "E118",
@@ -395,4 +400,7 @@ def check_catalog(catalog: Catalog) -> list[Problem]:
                 problems.extend(check(doc, ctx))
     for cross in CATALOG_CHECKS:
         problems.extend(cross(catalog))
+    # a field that still holds scaffold text gets one problem (E122), not several
+    unfilled = {(p.path, p.line, p.column) for p in problems if p.code == "E122"}
+    problems = [p for p in problems if p.code == "E122" or (p.path, p.line, p.column) not in unfilled]
     return sorted(set(problems))

@@ -100,6 +100,24 @@ def run_explain(root: Path, args: argparse.Namespace) -> int:
     return explain.run(root, args.id)
 
 
+def run_schema(root: Path, args: argparse.Namespace) -> int:
+    from .jsonschema import SCHEMA_PATH, render_schema
+
+    target = root / SCHEMA_PATH
+    text = render_schema()
+    current = target.read_text(encoding="utf-8") if target.exists() else None
+    if args.check:
+        if current != text:
+            _err(f"{SCHEMA_PATH} is stale: run `python -m generator schema`")
+            return 1
+        return 0
+    if current != text:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(text, encoding="utf-8")
+        _err(f"wrote {SCHEMA_PATH}")
+    return 0
+
+
 def run_new(root: Path, args: argparse.Namespace) -> int:
     from . import scaffold
 
@@ -107,4 +125,4 @@ def run_new(root: Path, args: argparse.Namespace) -> int:
 
 
 __all__ = ["run_check", "run_render", "run_build", "run_serve", "run_diagnose", "run_explain",
-           "run_new"]
+           "run_new", "run_schema"]

@@ -26,6 +26,8 @@ MAX_EVIDENCE = 5  # evidence lines kept per entry
 MAX_PENDING = 200  # context-needing hits kept per signature
 MAX_CONTEXT_HITS = 2000  # context hits kept per context template
 MAX_TEXT = 400  # characters of a line kept as evidence
+MAX_LINE = 1 << 20  # characters of a line looked at; the rest of a longer line is ignored
+MAX_RANK_DIGITS = 15  # a longer "rank" is noise (and not exact in JavaScript numbers)
 ROLE_ORDER = {"root": 0, "collateral": 1, "wrapper": 2}
 BENIGN, CONTEXT, SIGNATURE = 0, 1, 2  # kinds of pattern, in the order a line is tried
 
@@ -43,6 +45,10 @@ PREFIXES: list[tuple[str, int]] = [
 RANK_IN_MESSAGE = r"\[(?:PG [^\]]*)?Rank ([0-9]+)\]"
 
 
+def _rank(digits: str) -> int | None:
+    return int(digits) if len(digits) <= MAX_RANK_DIGITS else None
+
+
 def clean(raw: str, prefixes: list[tuple[re.Pattern[str], int]], ansi: re.Pattern[str],
           rank_in_message: re.Pattern[str]) -> tuple[int | None, str]:
     text = ansi.sub("", raw) if "\x1b" in raw else raw
@@ -56,23 +62,37 @@ def clean(raw: str, prefixes: list[tuple[re.Pattern[str], int]], ansi: re.Patter
             m = pattern.match(text)
             if m and m.end() > 0:
                 if group and rank is None:
-                    rank = int(m.group(group))
+                    rank = _rank(m.group(group))
                 text = text[m.end():]
                 changed = True
                 break
     if rank is None:
         m = rank_in_message.search(text)
         if m:
-            rank = int(m.group(1))
+            rank = _rank(m.group(1))
     return rank, text
+
+
+class _Lazy:
+    """A pattern compiled on first use: most signatures never meet a candidate line."""
+
+    __slots__ = ("source", "_regex")
+
+    def __init__(self, source: str) -> None:
+        self.source = source
+        self._regex: re.Pattern[str] | None = None
+
+    def search(self, text: str) -> bool:
+        if self._regex is None:
+            self._regex = re.compile(self.source)
+        return self._regex.search(text) is not None
 
 
 @dataclass
 class _Sig:
     entry: str
     index: int
-    regex: re.Pattern[str]
-    anchor: str
+    regex: _Lazy
     context: list[int]  # indexes into Engine.contexts
     window: int
 
@@ -96,8 +116,8 @@ class Engine:
         self.ansi = re.compile(data["ansi"])
         self.rank_in_message = re.compile(data["rank_in_message"])
         self.word = re.compile(data["word"])
-        self.benign = [re.compile(b["pattern"]) for b in data["benign"]]
-        self.contexts: list[re.Pattern[str]] = []
+        self.benign = [_Lazy(b["pattern"]) for b in data["benign"]]
+        self.contexts: list[_Lazy] = []
         self.sigs: list[_Sig] = []
         context_index: dict[str, int] = {}
         # Candidate lookup: a line is tried only against the patterns whose key word it
@@ -118,15 +138,19 @@ class Engine:
             for c in s["context"]:
                 if c["pattern"] not in context_index:
                     context_index[c["pattern"]] = len(self.contexts)
-                    self.contexts.append(re.compile(c["pattern"]))
+                    self.contexts.append(_Lazy(c["pattern"]))
                     index(CONTEXT, len(self.contexts) - 1, c)
                 ctx.append(context_index[c["pattern"]])
             index(SIGNATURE, len(self.sigs), s)
-            self.sigs.append(_Sig(s["entry"], s["index"], re.compile(s["pattern"]), s["anchor"],
-                                  ctx, s["window"]))
+            self.sigs.append(_Sig(s["entry"], s["index"], _Lazy(s["pattern"]), ctx, s["window"]))
+        self.reset()
+
+    def reset(self) -> None:
+        """Forget every line fed so far; the compiled patterns are kept for the next log."""
         self.hits: dict[str, _EntryHits] = {}
-        self.pending: list[list[tuple[int, int | None, str]]] = [[] for _ in self.sigs]
-        self.context_hits: list[list[tuple[int, int | None]]] = [[] for _ in self.contexts]
+        # sparse: only signatures and contexts that matched somewhere have a list
+        self.pending: dict[int, list[tuple[int, int | None, str]]] = {}
+        self.context_hits: dict[int, list[tuple[int, int | None]]] = {}
         self.lines = 0
 
     # -- feeding ---------------------------------------------------------------------
@@ -144,8 +168,15 @@ class Engine:
         return sorted(found)
 
     def feed(self, lineno: int, raw: str) -> None:
-        """One log line (without its newline); lineno is 1-based and increasing."""
+        """One log line (without its newline); lineno is 1-based and increasing.
+
+        Lines that contain no anchor of any signature or context template and no ESC
+        character cannot change the result; a caller may skip them (see ``needles``) and
+        report the line count with ``skip_to``.
+        """
         self.lines = max(self.lines, lineno)
+        if len(raw) > MAX_LINE:
+            raw = raw[:MAX_LINE]
         rank, text = clean(raw, self.prefixes, self.ansi, self.rank_in_message)
         tried = self.candidates(text)
         if not tried:
@@ -155,20 +186,39 @@ class Engine:
                 return
         for kind, i in tried:
             if kind == CONTEXT:
-                if len(self.context_hits[i]) < MAX_CONTEXT_HITS and self.contexts[i].search(text):
-                    self.context_hits[i].append((lineno, rank))
+                hits = self.context_hits.setdefault(i, [])
+                if len(hits) < MAX_CONTEXT_HITS and self.contexts[i].search(text):
+                    hits.append((lineno, rank))
             elif kind == SIGNATURE:
                 sig = self.sigs[i]
                 if sig.regex.search(text):
                     if sig.context:
-                        if len(self.pending[i]) < MAX_PENDING:
-                            self.pending[i].append((lineno, rank, text))
+                        pending = self.pending.setdefault(i, [])
+                        if len(pending) < MAX_PENDING:
+                            pending.append((lineno, rank, text))
                     else:
                         self._record(sig, lineno, rank, text, specific=False)
 
     def feed_lines(self, lines: Iterable[str], start: int = 1) -> None:
         for n, line in enumerate(lines, start):
             self.feed(n, line)
+
+    def skip_to(self, lineno: int) -> None:
+        """Lines up to ``lineno`` were read but skipped by a prefilter (see ``needles``)."""
+        self.lines = max(self.lines, lineno)
+
+    def needles(self) -> list[str]:
+        """Substrings at least one of which every line that can change the result holds.
+
+        A signature or context pattern matches only lines that hold its anchor; cleaning
+        only removes characters from the start and the end of a line, except ANSI codes,
+        which can join two halves of an anchor, so ESC is a needle too. Benign patterns
+        only ever skip lines, so they need no needle. Sorted, without duplicates.
+        """
+        found = {"\x1b"}
+        found.update(s["anchor"] for s in self.data["signatures"])
+        found.update(c["anchor"] for s in self.data["signatures"] for c in s["context"])
+        return sorted(found)
 
     def _record(self, sig: _Sig, lineno: int, rank: int | None, text: str, specific: bool) -> None:
         h = self.hits.get(sig.entry)
@@ -185,15 +235,16 @@ class Engine:
             h.evidence.append({"line": lineno, "rank": rank, "text": text[:MAX_TEXT]})
 
     def _resolve_pending(self) -> None:
-        for i, sig in enumerate(self.sigs):
+        for i in sorted(self.pending):
+            sig = self.sigs[i]
             for lineno, rank, text in self.pending[i]:
                 for c in sig.context:
                     if any(abs(cl - lineno) <= sig.window
                            and (rank is None or cr is None or cr == rank)
-                           for cl, cr in self.context_hits[c]):
+                           for cl, cr in self.context_hits.get(c, ())):
                         self._record(sig, lineno, rank, text, specific=True)
                         break
-            self.pending[i] = []
+        self.pending = {}
 
     # -- result ----------------------------------------------------------------------
     def verdict(self) -> dict[str, Any]:
@@ -237,8 +288,61 @@ class Engine:
         }
 
 
-def diagnose_text(data: dict[str, Any], text: str) -> dict[str, Any]:
-    """Convenience for tests and the checker: a whole log held in memory."""
-    engine = Engine(data)
+def diagnose_text(data: "dict[str, Any] | Engine", text: str) -> dict[str, Any]:
+    """Convenience for tests and the checker: a whole log held in memory. Pass an Engine
+    to reuse its compiled patterns across many small logs."""
+    engine = data if isinstance(data, Engine) else Engine(data)
+    engine.reset()
     engine.feed_lines(text.split("\n"))
     return engine.verdict()
+
+
+# -- several files -----------------------------------------------------------------------------
+# Several logs (one per rank or node) go through one engine, one after the other, with their
+# line numbers shifted so that file k's line n is ``start_k + n``, and ``file_gap`` lines
+# between two files: no context window reaches from one file into the next, and "earliest"
+# means earliest in the order the files were given, then by line.
+def file_gap(data: dict[str, Any]) -> int:
+    return max([s["window"] for s in data["signatures"]] + [0]) + 1
+
+
+def attribute_files(verdict: dict[str, Any], files: list[dict[str, Any]]) -> dict[str, Any]:
+    """A verdict fed with shifted line numbers, told per file.
+
+    ``files``: ``[{"name": str, "start": int, "lines": int}]`` in feeding order. Every
+    ``line`` becomes the line in its own file; with more than one file, each match and each
+    evidence line gets ``file`` (the name). ``lines`` becomes the total number of lines
+    read and ``files`` lists ``{"name", "lines"}``. Key order is fixed (JSON is compared
+    byte for byte with the JavaScript engine's).
+    """
+    several = len(files) > 1
+
+    def locate(line: int) -> tuple[str, int]:
+        found = files[0] if files else {"name": "", "start": 0}
+        for f in files:
+            if f["start"] < line:
+                found = f
+            else:
+                break
+        return found["name"], line - found["start"]
+
+    def place(item: dict[str, Any]) -> dict[str, Any]:
+        name, line = locate(item["line"])
+        out = dict(item)
+        out["line"] = line
+        if several:
+            out["file"] = name
+        return out
+
+    matches = []
+    for m in verdict["matches"]:
+        placed = place(m)
+        placed["evidence"] = [place(e) for e in m["evidence"]]
+        matches.append(placed)
+    return {
+        "status": verdict["status"],
+        "root_cause": verdict["root_cause"],
+        "lines": sum(f["lines"] for f in files),
+        "files": [{"name": f["name"], "lines": f["lines"]} for f in files],
+        "matches": matches,
+    }

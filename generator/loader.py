@@ -42,7 +42,6 @@ class Document:
     data: Any = None
     values: dict[tuple, tuple[int, int]] = field(default_factory=dict)
     keys: dict[tuple, tuple[int, int]] = field(default_factory=dict)
-    text: str = ""
 
     def at(self, path: tuple) -> tuple[int, int]:
         """Position of the value at path, or of its nearest located parent."""
@@ -178,7 +177,7 @@ def _tabs(text: str, path: str) -> list[Problem]:
 
 
 def parse_text(text: str, path: str) -> tuple[Document, list[Problem]]:
-    doc = Document(path=path, text=text)
+    doc = Document(path=path)
     problems = _tabs(text, path)
     if problems:
         return doc, problems

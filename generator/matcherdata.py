@@ -21,7 +21,22 @@ def _compiled(template: str) -> dict[str, str] | None:
         c = compile_template(template)
     except TemplateError:
         return None
-    return {"pattern": c.pattern, "anchor": c.anchor, "key": c.key}
+    return {"pattern": c.pattern, "anchor": c.anchor, "key": c.key, "keys": list(c.keys)}
+
+
+def _choose_keys(items: list[dict[str, Any]]) -> None:
+    """Give each pattern its rarest key word, so a log line is tried against few patterns.
+
+    Any of a pattern's words would be exact (every matching line holds all of them); the
+    rarest keeps candidate lists short when many signatures share words like 'memory'.
+    """
+    counts: dict[str, int] = {}
+    for item in items:
+        for word in item["keys"]:
+            counts[word] = counts.get(word, 0) + 1
+    for item in items:
+        words = item.pop("keys")
+        item["key"] = min(words, key=lambda w: (counts[w], -len(w), w)) if words else ""
 
 
 def build(entries: Iterable[dict[str, Any]], benign: Iterable[dict[str, Any]],
@@ -30,7 +45,8 @@ def build(entries: Iterable[dict[str, Any]], benign: Iterable[dict[str, Any]],
     signatures: list[dict[str, Any]] = []
     for e in sorted(entries, key=lambda e: str(e.get("id"))):
         entry_id = e.get("id")
-        if not isinstance(entry_id, str) or e.get("role") not in engine.ROLE_ORDER:
+        role = e.get("role")
+        if not isinstance(entry_id, str) or not isinstance(role, str) or role not in engine.ROLE_ORDER:
             continue
         fix = e.get("fix") if isinstance(e.get("fix"), dict) else {}
         meta[entry_id] = {
@@ -58,6 +74,7 @@ def build(entries: Iterable[dict[str, Any]], benign: Iterable[dict[str, Any]],
             })
     benign_patterns = [c for c in (_compiled(b.get("template", "")) for b in benign
                                    if isinstance(b, dict)) if c is not None]
+    _choose_keys(benign_patterns + signatures + [c for s in signatures for c in s["context"]])
     return {
         "format": FORMAT_VERSION,
         "ansi": engine.ANSI,

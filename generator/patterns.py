@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 # name -> (pattern, description). Patterns use only [] classes, (?:) groups and + * ?.
 HOLES: dict[str, tuple[str, str]] = {
@@ -52,6 +53,7 @@ class Compiled:
     pattern: str  # the regular expression source, same text for Python and JavaScript
     anchor: str  # the longest blank-free literal run: a matching line contains it
     key: str  # a whole word every matching line contains as a word ("" when none is safe)
+    keys: tuple[str, ...]  # every such word; the matcher data picks the rarest as the key
     literals: tuple[str, ...]  # every literal run, in order (for grep -F comparisons)
 
 
@@ -108,8 +110,14 @@ def _tokenize(template: str) -> list[tuple[str, str, int]]:
     return pieces
 
 
+@lru_cache(maxsize=None)
 def compile_template(template: str) -> Compiled:
-    """Compile a template or raise TemplateError saying what to change."""
+    """Compile a template or raise TemplateError saying what to change.
+
+    Cached: the checker, the matcher data and the renderer all compile the same templates.
+    The pattern is assembled from escaped literals and fixed hole patterns, so it is valid
+    by construction (tests compile every hole and template in both Python and JavaScript).
+    """
     if not template.strip():
         raise TemplateError("the template is empty")
     pieces = _tokenize(template)
@@ -139,27 +147,27 @@ def compile_template(template: str) -> Compiled:
     pattern = "".join(
         _literal_pattern(v) if k == "lit" else HOLES[v][0] for k, v, _ in pieces
     )
-    re.compile(pattern)
-    return Compiled(template, pattern, anchor, _key(pieces), literals)
+    keys = _keys(pieces)
+    return Compiled(template, pattern, anchor, keys[0] if keys else "", keys, literals)
 
 
-def _key(pieces: list[tuple[str, str, int]]) -> str:
-    """The longest word that any matching line holds as a whole word.
+def _keys(pieces: list[tuple[str, str, int]]) -> tuple[str, ...]:
+    """The words that any matching line holds as whole words, longest first.
 
     A word of a literal qualifies when the characters around it in the template are
     non-word characters of the same literal (or blanks); a word touching a hole, or the
     start or end of the template, could run into other word characters in the log.
     """
-    best = ""
+    found: dict[str, None] = {}
     for kind, text, _ in pieces:
         if kind != "lit":
             continue
         for m in WORD.finditer(text):
             # runs are maximal, so a character before or after inside the literal is a
             # non-word character; at the literal's edges sits a hole or the template's end
-            if m.start() > 0 and m.end() < len(text) and len(m.group()) > len(best):
-                best = m.group()
-    return best if len(best) >= MIN_KEY else ""
+            if m.start() > 0 and m.end() < len(text) and len(m.group()) >= MIN_KEY:
+                found[m.group()] = None
+    return tuple(sorted(found, key=lambda w: (-len(w), w)))
 
 
 def holes_help() -> list[tuple[str, str]]:

@@ -1,0 +1,177 @@
+"""Benchmark: `python -m generator diagnose` on a big multi-rank log, next to grep.
+
+Generates (in a temporary folder, never committed) a synthetic log of --size-mb MB: eight
+ranks' torchrun output interleaved (`[defaultN]:` prefixes, loss lines, progress bars, NCCL
+INFO chatter, Python logging), with a failure block (lines of the entries' fingerprints)
+every --every-mb MB. Then, in the same run and on the same warm file:
+
+- `LC_ALL=C grep -c -F -f <every literal part of every signature and context template>`,
+  the speed of light for "find the lines holding an error string";
+- `python -m generator diagnose FILE --json` once per prefilter (re2 if installed, re, and
+  `none` = every line through the engine, only with --all since it is slow), reporting
+  MB/s, the ratio to grep, and the child's peak RSS (os.wait4 rusage).
+
+    python bench/diagnose_throughput.py                   # 1 GB
+    python bench/diagnose_throughput.py --size-mb 200 --all
+    python bench/diagnose_throughput.py --keep /tmp/big.log   # keep the log for reuse
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+
+from generator.catalog import Project, load_catalog  # noqa: E402
+from generator.patterns import TemplateError, compile_template  # noqa: E402
+
+RANKS = 8
+
+
+def healthy_block(rng: random.Random, lines: int) -> bytes:
+    """Lines a healthy 8-rank run prints, varied numbers, torchrun --tee prefixes."""
+    out = []
+    step = rng.randrange(1000)
+    for _ in range(lines):
+        r = rng.randrange(RANKS)
+        kind = rng.random()
+        step += 1
+        if kind < 0.35:
+            out.append(f"[default{r}]:{{'loss': {rng.uniform(0.5, 2.5):.4f}, 'grad_norm': "
+                       f"{rng.uniform(0.1, 3):.3f}, 'learning_rate': {rng.uniform(1, 9):.1f}e-05, "
+                       f"'epoch': {step / 3000:.2f}}}")
+        elif kind < 0.6:
+            pct = step % 100
+            out.append(f"[default{r}]: {pct:2d}%|{'#' * (pct // 10):<10}| {step}/30000 "
+                       f"[2:11:{step % 60:02d}<3:01:12,  {rng.uniform(1, 9):.2f}s/it]")
+        elif kind < 0.8:
+            out.append(f"[default{r}]:2026-06-30 12:{step % 60:02d}:30,229 - INFO - train.py:210 - "
+                       f"step {step} loss {rng.uniform(0.5, 2.5):.4f} lr 1.9e-05 tokens/s "
+                       f"{rng.randrange(40000, 60000)} mem {rng.uniform(40, 70):.1f}GB")
+        elif kind < 0.9:
+            out.append(f"gpu-node-{r // 4:02d}:{4000 + r}:{4100 + r} [{r % 4}] NCCL INFO Channel "
+                       f"{step % 32:02d}/0 : {r}[{r % 4}] -> {(r + 1) % RANKS}[{(r + 1) % 4}] "
+                       "via P2P/CUMEM/read")
+        elif kind < 0.95:
+            out.append(f"[default{r}]:[rank{r}]:[W{1105 + r} 03:14:22.{rng.randrange(10**9):09d} "
+                       f"Utils.hpp:{rng.randrange(100, 200)}] Warning: Environment variable "
+                       "NCCL_ASYNC_ERROR_HANDLING is deprecated; use TORCH_NCCL_ASYNC_ERROR_HANDLING")
+        else:
+            out.append(f"[default{r}]:Saving model checkpoint to /checkpoints/run-17/"
+                       f"checkpoint-{step} (shard {r} of {RANKS}, {rng.randrange(100, 999)} MB)")
+    return ("\n".join(out) + "\n").encode("utf-8")
+
+
+def failure_blocks(root: Path) -> tuple[list[bytes], list[str]]:
+    """Each entry's fingerprint (the failure material) and every literal for grep."""
+    catalog = load_catalog(Project(root))
+    blocks, literals = [], set()
+    for e in catalog.entries():
+        fp = e.get("fingerprint")
+        if isinstance(fp, str) and fp.strip():
+            blocks.append(fp.encode("utf-8"))
+        for sig in e.get("signatures") or []:
+            if not isinstance(sig, dict):
+                continue
+            for t in [sig.get("template")] + list(sig.get("context") or []):
+                if not isinstance(t, str):
+                    continue
+                try:
+                    literals.update(compile_template(t).literals)
+                except TemplateError:
+                    pass
+    return blocks, sorted(literals)
+
+
+def generate(path: Path, size: int, every: int, root: Path) -> int:
+    rng = random.Random(17)
+    blocks, _ = failure_blocks(root)
+    healthy = [healthy_block(rng, 20000) for _ in range(8)]  # ~2 MB each, reused
+    written = 0
+    next_failure = every
+    with path.open("wb") as fh:
+        while written < size:
+            chunk = healthy[rng.randrange(len(healthy))]
+            fh.write(chunk)
+            written += len(chunk)
+            if written >= next_failure and blocks:
+                b = blocks[rng.randrange(len(blocks))]
+                fh.write(b if b.endswith(b"\n") else b + b"\n")
+                written += len(b)
+                next_failure += every
+    return written
+
+
+def timed(cmd: list[str], env: dict[str, str] | None = None) -> tuple[float, int, int, bytes]:
+    """(seconds, peak RSS in KiB, exit status, stdout) of one child process."""
+    t0 = time.perf_counter()
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env,
+                            cwd=REPO)
+    out = proc.stdout.read() if proc.stdout else b""
+    _, status, usage = os.wait4(proc.pid, 0)
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    return time.perf_counter() - t0, usage.ru_maxrss, proc.returncode, out
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--size-mb", type=int, default=1024)
+    ap.add_argument("--every-mb", type=int, default=64, help="one failure block per this many MB")
+    ap.add_argument("--keep", type=Path, default=None, help="write the log here and keep it")
+    ap.add_argument("--all", action="store_true", help="also time the no-prefilter path (slow)")
+    ap.add_argument("--repeat", type=int, default=2, help="runs per method; the best is shown")
+    args = ap.parse_args()
+
+    with tempfile.TemporaryDirectory(prefix="fe-bench-") as tmp:
+        log = args.keep or Path(tmp) / "train.log"
+        if not (args.keep and log.exists() and log.stat().st_size >= args.size_mb << 20):
+            t0 = time.perf_counter()
+            size = generate(log, args.size_mb << 20, args.every_mb << 20, REPO)
+            print(f"generated {size / 1e6:.0f} MB in {time.perf_counter() - t0:.1f} s: {log}")
+        size = log.stat().st_size
+        mb = size / (1 << 20)
+        _, literals = failure_blocks(REPO)
+        lit_file = Path(tmp) / "literals.txt"
+        lit_file.write_text("\n".join(literals) + "\n", encoding="utf-8")
+        subprocess.run(["cat", str(log)], stdout=subprocess.DEVNULL, check=True)  # warm cache
+
+        def best(cmd: list[str], env: dict[str, str] | None = None) -> tuple[float, int, int, bytes]:
+            runs = [timed(cmd, env) for _ in range(args.repeat)]
+            return min(runs, key=lambda r: r[0])
+
+        env_c = dict(os.environ, LC_ALL="C")
+        g_s, g_rss, _, g_out = best(["grep", "-c", "-F", "-f", str(lit_file), str(log)], env_c)
+        print(f"\nlog: {mb:.0f} MiB; {len(literals)} literal parts for grep")
+        print(f"{'method':<34} {'seconds':>8} {'MiB/s':>8} {'x grep time':>12} {'peak RSS':>10}")
+        print(f"{'LC_ALL=C grep -c -F -f literals':<34} {g_s:8.2f} {mb / g_s:8.1f} {1:12.2f} "
+              f"{g_rss / 1024:7.0f} MiB   ({g_out.decode().strip()} lines)")
+        kinds = ["re2", "re"] + (["none"] if args.all else [])
+        try:
+            import re2  # type: ignore[import-not-found]  # noqa: F401
+        except ImportError:
+            kinds.remove("re2")
+            print("(google-re2 not installed: re2 prefilter skipped)")
+        verdicts = {}
+        for kind in kinds:
+            env = dict(os.environ, FAILURE_ENCYCLOPEDIA_PREFILTER=kind)
+            s, rss, code, out = best([sys.executable, "-m", "generator", "diagnose", "--json",
+                                      str(log)], env)
+            verdicts[kind] = out
+            label = f"diagnose --json (prefilter {kind})"
+            print(f"{label:<34} {s:8.2f} {mb / s:8.1f} {s / g_s:12.2f} {rss / 1024:7.0f} MiB"
+                  f"   (exit {code})")
+        same = len(set(verdicts.values())) == 1
+        print(f"\nverdicts identical across prefilters: {same}")
+        return 0 if same else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

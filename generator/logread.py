@@ -1,0 +1,387 @@
+"""Read logs for ``diagnose``: streamed in bounded memory, dirty input tolerated.
+
+- Files are read in binary, in big chunks into one reused buffer (``readinto``): a log of
+  many GB costs the buffer (16 MiB) plus the engine's bounded state, never the file.
+- gzip is recognised by its magic bytes, not the file name; ``-`` reads stdin (gzip too).
+- Lines end at LF only. A final LF does not start another line. Each line is decoded as
+  UTF-8 with invalid bytes replaced (U+FFFD), a UTF-8 byte-order mark at the start of a
+  file is dropped, and only the first ``LINE_CAP_BYTES`` of a line are kept (a line of
+  gigabytes is skipped through, not held). The engine then looks at the first
+  ``engine.MAX_LINE`` characters; ``LINE_CAP_BYTES`` is large enough that the cap in bytes
+  never changes what those characters are, so the browser (which caps characters only)
+  sees the same text.
+- Fast path: a line can change the verdict only if it holds one of the engine's
+  ``needles()`` (the anchors of all signature and context templates, and ESC). A
+  prefilter finds those lines in the raw chunk; the lines between are only counted. The
+  result is identical to feeding every line (the tests compare both paths).
+
+Prefilter implementations, fastest available first (``FAILURE_ENCYCLOPEDIA_PREFILTER``
+picks one: ``re2``, ``re`` or ``none``):
+
+- ``re2``: google-re2 (``pip install google-re2``), one alternation of all needles compiled
+  to a DFA, searched over the raw chunk. Measured on a 1 GB multi-rank log on the 2-core
+  dev machine at 0.8-1.3x the time of ``LC_ALL=C grep -F -f <literals>`` (see
+  bench/diagnose_throughput.py). Optional because it has no wheel for every platform
+  (e.g. Linux aarch64); it only decides which lines to look at, never what they mean.
+- ``re``: the same alternation, factored as a trie, in Python's ``re``: pure Python,
+  same answers, several times slower.
+- ``none``: every line goes through the engine (the reference path, slowest).
+"""
+
+from __future__ import annotations
+
+import gzip
+import io
+import os
+import re
+import stat
+import sys
+import zlib
+from dataclasses import dataclass
+from typing import IO, Any, Callable
+
+from . import engine as engine_mod
+
+CHUNK = 16 << 20  # bytes read per readinto; the buffer is allocated once per reader
+# Bytes of a line kept for matching: decoding 4 bytes per character at most, this many
+# bytes always yield more than engine.MAX_LINE characters whose decoding does not depend
+# on the bytes cut off.
+LINE_CAP_BYTES = 4 * engine_mod.MAX_LINE + 8
+GZIP_MAGIC = b"\x1f\x8b"
+BOM = "\ufeff"
+PREFILTER_ENV = "FAILURE_ENCYCLOPEDIA_PREFILTER"
+
+Finder = Callable[[Any, int, int], int]  # (buffer, start, end) -> position of a needle or -1
+
+
+class LogError(Exception):
+    """A log that cannot be read; the message is one line, ready for the user."""
+
+
+# -- opening -------------------------------------------------------------------------------
+class _Prefixed(io.RawIOBase):
+    """A stream with a few already-read bytes put back in front (stdin cannot seek)."""
+
+    def __init__(self, head: bytes, rest: IO[bytes], owns_rest: bool) -> None:
+        super().__init__()
+        self._head = head
+        self._rest = rest
+        self._owns_rest = owns_rest
+
+    def close(self) -> None:
+        if not self.closed and self._owns_rest:
+            self._rest.close()
+        super().close()
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, b: Any) -> int:
+        if self._head:
+            n = min(len(b), len(self._head))
+            b[:n] = self._head[:n]
+            self._head = self._head[n:]
+            return n
+        return self._rest.readinto(b)  # type: ignore[attr-defined]
+
+
+def _describe_os_error(name: str, exc: OSError) -> str:
+    reason = {
+        "ENOENT": "no such file",
+        "EACCES": "permission denied",
+        "EISDIR": "is a directory, not a log file",
+        "ELOOP": "too many levels of symbolic links",
+    }.get(_errno_name(exc), exc.strerror or str(exc))
+    return f"{name}: {reason}"
+
+
+def _errno_name(exc: OSError) -> str:
+    import errno
+
+    return errno.errorcode.get(exc.errno or 0, "")
+
+
+class LogStream:
+    """An opened log: ``stream`` yields the decompressed bytes; ``close`` closes every layer."""
+
+    def __init__(self, name: str, layers: list[IO[bytes]]) -> None:
+        self.name = name
+        self.stream = layers[-1]
+        self._layers = layers
+
+    def close(self) -> None:
+        for layer in reversed(self._layers):
+            try:
+                layer.close()
+            except Exception:  # noqa: BLE001 - closing a broken gzip stream may raise again
+                pass
+
+    def __enter__(self) -> "LogStream":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def open_log(path: str) -> LogStream:
+    """Open a log file (or stdin for '-'), gunzipping when it starts with the gzip magic
+    bytes. Raises LogError with a one-line message."""
+    if path == "-":
+        name = "<stdin>"
+        raw: IO[bytes] = sys.stdin.buffer
+    else:
+        name = path
+        try:
+            st = os.stat(path)
+        except OSError as exc:
+            raise LogError(_describe_os_error(name, exc)) from None
+        if stat.S_ISDIR(st.st_mode):
+            raise LogError(f"{name}: is a directory, not a log file (give the files inside it)")
+        try:
+            raw = open(path, "rb", buffering=0)  # noqa: SIM115 - closed by the caller
+        except OSError as exc:
+            raise LogError(_describe_os_error(name, exc)) from None
+    try:
+        head = _read_exactly(raw, 2)
+    except OSError as exc:
+        raw.close()
+        raise LogError(_describe_os_error(name, exc)) from None
+    layers: list[IO[bytes]] = [io.BufferedReader(_Prefixed(head, raw, path != "-"),  # type: ignore[list-item]
+                                                 buffer_size=1 << 16)]
+    if head == GZIP_MAGIC:
+        layers.append(gzip.GzipFile(fileobj=layers[0], mode="rb"))  # type: ignore[arg-type]
+    return LogStream(name, layers)
+
+
+def _read_exactly(raw: IO[bytes], n: int) -> bytes:
+    out = b""
+    while len(out) < n:
+        got = raw.read(n - len(out))
+        if not got:
+            break
+        out += got
+    return out
+
+
+def read_error(name: str, exc: BaseException) -> LogError:
+    """A LogError for something that went wrong while reading (corrupt gzip, I/O)."""
+    if isinstance(exc, (gzip.BadGzipFile, zlib.error)):
+        return LogError(f"{name}: not a valid gzip file ({exc})")
+    if isinstance(exc, EOFError):
+        return LogError(f"{name}: the gzip data is truncated (the file ends in the middle)")
+    if isinstance(exc, OSError):
+        return LogError(_describe_os_error(name, exc))
+    return LogError(f"{name}: cannot be read ({exc})")
+
+
+# -- prefilter -------------------------------------------------------------------------------
+@dataclass
+class Prefilter:
+    kind: str  # "re2", "re" or "none"
+    find: Finder | None  # None: every line is fed
+
+
+def _minimal(needles: list[bytes]) -> list[bytes]:
+    """Drop needles that contain another needle: the shorter one already finds the line."""
+    keep: list[bytes] = []
+    for n in sorted(set(needles), key=lambda b: (len(b), b)):
+        if n and not any(k in n for k in keep):
+            keep.append(n)
+    return sorted(keep)
+
+
+def _trie_pattern(needles: list[bytes]) -> bytes:
+    """One alternation, factored on common prefixes (Python's re tries fewer branches)."""
+    trie: dict[int, Any] = {}
+    for n in needles:
+        node = trie
+        for byte in n:
+            node = node.setdefault(byte, {})
+        node[-1] = {}
+
+    def emit(node: dict[int, Any]) -> bytes:
+        branches = []
+        for byte in sorted(k for k in node if k != -1):
+            branches.append(re.escape(bytes([byte])) + emit(node[byte]))
+        if -1 in node or not branches:
+            # with _minimal no needle is a prefix of another, so an end has no children
+            return b""
+        if len(branches) == 1:
+            return branches[0]
+        return b"(?:" + b"|".join(branches) + b")"
+
+    return emit(trie)
+
+
+def _re2_finder(needles: list[bytes]) -> Finder | None:
+    try:
+        import re2  # type: ignore[import-not-found]
+        from re2 import _re2  # type: ignore[import-not-found]
+    except ImportError:
+        return None
+    options = re2.Options()
+    options.encoding = re2.Options.Encoding.LATIN1  # bytes in, bytes matched
+    options.max_mem = 256 << 20  # room for the DFA of a few thousand needles
+    options.never_capture = True
+    pattern = b"|".join(b"".join(b"\\x%02x" % c for c in n) for n in needles)
+    regexp = _re2.RE2(pattern, options)
+    if not regexp.ok():  # pragma: no cover - every needle is a literal
+        return None
+    unanchored = re2._Anchor.UNANCHORED
+    match = regexp.Match
+
+    def find(buf: Any, start: int, end: int) -> int:
+        return match(unanchored, buf, start, end)[0][0]
+
+    return find
+
+
+def _re_finder(needles: list[bytes]) -> Finder:
+    search = re.compile(_trie_pattern(needles)).search
+
+    def find(buf: Any, start: int, end: int) -> int:
+        m = search(buf, start, end)
+        return m.start() if m else -1
+
+    return find
+
+
+def make_prefilter(needles: list[str], kind: str | None = None) -> Prefilter:
+    """The fastest prefilter available (or the one named in ``kind`` / the environment)."""
+    kind = kind or os.environ.get(PREFILTER_ENV) or "auto"
+    if kind == "none" or any("\ufffd" in n or "\n" in n for n in needles):
+        return Prefilter("none", None)  # such a needle could match across a decoding error
+    raw = _minimal([n.encode("utf-8") for n in needles])
+    if not raw:
+        return Prefilter("none", None)
+    if kind in ("auto", "re2"):
+        finder = _re2_finder(raw)
+        if finder is not None:
+            return Prefilter("re2", finder)
+        if kind == "re2":
+            raise LogError("the re2 prefilter was asked for, but google-re2 is not installed")
+    return Prefilter("re", _re_finder(raw))
+
+
+# -- scanning --------------------------------------------------------------------------------
+def _decode(data: Any, first: bool) -> str:
+    text = bytes(data[:LINE_CAP_BYTES]).decode("utf-8", "replace")
+    if first and text.startswith(BOM):
+        text = text[1:]
+    return text
+
+
+def scan(stream: IO[bytes], feed: Callable[[int, str], None], prefilter: Prefilter,
+         offset: int = 0, chunk: int = CHUNK) -> int:
+    """Feed the lines of ``stream`` that can matter as ``feed(offset + lineno, text)``;
+    return the number of lines read. ``prefilter.find`` None feeds every line."""
+    chunk = max(chunk, LINE_CAP_BYTES + 1)
+    buf = bytearray(chunk)
+    view = memoryview(buf)
+    find = prefilter.find
+    filled = 0  # bytes of buf holding data; buf[0] is always the start of a line
+    lineno = 0  # lines completed before buf[0]
+    first = True  # buf[0] is the start of the file (a BOM may follow)
+    skipping = False  # inside an over-long line whose kept head is buf[:LINE_CAP_BYTES]
+    eof = False
+    try:
+        while not eof:
+            while filled < chunk:  # fill the buffer: few, big rounds through Python
+                n = stream.readinto(view[filled:])  # type: ignore[attr-defined]
+                if not n:
+                    eof = True
+                    break
+                filled += n
+            if skipping:
+                nl = buf.find(b"\n", LINE_CAP_BYTES, filled)
+                if nl < 0:
+                    if eof:  # the file ends inside the over-long line
+                        lineno += 1
+                        feed(offset + lineno, _decode(view[:LINE_CAP_BYTES], first))
+                        return lineno
+                    filled = LINE_CAP_BYTES  # drop the middle of the line
+                    continue
+                lineno += 1
+                feed(offset + lineno, _decode(view[:LINE_CAP_BYTES], first))
+                first = False
+                skipping = False
+                rest = filled - (nl + 1)
+                buf[:rest] = view[nl + 1:filled]
+                filled = rest
+                if not eof:
+                    continue
+            end = buf.rfind(b"\n", 0, filled) + 1  # complete lines are buf[:end]
+            if end:
+                lineno = _lines(view, buf, 0, end, lineno, offset, feed, find, first)
+                first = False
+            if eof:
+                if filled > end:  # a last line without LF
+                    lineno += 1
+                    feed(offset + lineno, _decode(view[end:filled], first))
+                return lineno
+            if end == 0 and filled == chunk:  # one line longer than the buffer
+                skipping = True
+                filled = LINE_CAP_BYTES
+                continue
+            rest = filled - end
+            buf[:rest] = view[end:filled]
+            filled = rest
+    finally:
+        view.release()
+    return lineno  # pragma: no cover - the loop returns at EOF
+
+
+def _lines(view: memoryview, buf: bytearray, start: int, end: int, lineno: int, offset: int,
+           feed: Callable[[int, str], None], find: Finder | None, first: bool) -> int:
+    """Feed the complete lines in buf[start:end] (end is just after an LF)."""
+    if find is None:
+        pos = start
+        while pos < end:
+            nl = buf.find(b"\n", pos, end)
+            lineno += 1
+            feed(offset + lineno, _decode(view[pos:nl], first))
+            first = False
+            pos = nl + 1
+        return lineno
+    pos = start
+    while pos < end:
+        hit = find(buf, pos, end)
+        if hit < 0:
+            break
+        line_start = buf.rfind(b"\n", pos, hit) + 1 or pos
+        if line_start > pos:
+            lineno += buf.count(b"\n", pos, line_start)
+        line_end = buf.find(b"\n", hit, end)
+        lineno += 1
+        feed(offset + lineno, _decode(view[line_start:line_end], first and line_start == 0))
+        pos = line_end + 1
+    if pos < end:
+        lineno += buf.count(b"\n", pos, end)
+    return lineno
+
+
+@dataclass
+class FileResult:
+    name: str
+    start: int  # global line number of the file's line 0
+    lines: int
+
+
+def diagnose_files(paths: list[str], engine: engine_mod.Engine, prefilter: Prefilter | None = None,
+                   chunk: int = CHUNK) -> list[FileResult]:
+    """Feed every file into ``engine`` with file-separating line numbers (see
+    engine.file_gap). Raises LogError on the first file that cannot be read."""
+    prefilter = prefilter or make_prefilter(engine.needles())
+    gap = engine_mod.file_gap(engine.data)
+    results: list[FileResult] = []
+    start = 0
+    for path in paths:
+        with open_log(path) as log:
+            try:
+                n = scan(log.stream, engine.feed, prefilter, offset=start, chunk=chunk)
+            except (OSError, EOFError, zlib.error) as exc:
+                raise read_error(log.name, exc) from None
+        results.append(FileResult(log.name, start, n))
+        engine.skip_to(start + n)
+        start += n + gap
+    return results

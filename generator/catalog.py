@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -12,7 +13,9 @@ from .problems import Problem
 
 CATEGORIES_FILE = "categories.yaml"
 BENIGN_FILE = "benign.yaml"
-SPECIAL_FILES = (CATEGORIES_FILE, BENIGN_FILE)
+TAXONOMY_FILE = "taxonomy.yaml"
+SPECIAL_FILES = (CATEGORIES_FILE, BENIGN_FILE, TAXONOMY_FILE)
+VERIFIED_FILE = "reproductions/verified.json"  # written by `python -m generator reproduce --record`
 
 
 @dataclass
@@ -47,6 +50,8 @@ class Catalog:
     docs: list[Document] = field(default_factory=list)  # entry documents, sorted by path
     categories: Document | None = None
     benign: Document | None = None
+    taxonomy: Document | None = None
+    verified: dict[str, Any] = field(default_factory=dict)  # id -> reproduction record
     problems: list[Problem] = field(default_factory=list)  # load problems
 
     def entries(self) -> list[dict[str, Any]]:
@@ -72,10 +77,24 @@ def load_catalog(project: Project, only: list[Path] | None = None) -> Catalog:
         cat.problems.extend(problems)
     for name in SPECIAL_FILES:
         path = project.entries_dir / name
+        if name == TAXONOMY_FILE and not path.exists():
+            continue  # optional: only the coverage page needs it
         doc, problems = load_file(path, project.display(path))
         cat.problems.extend(problems)
         if name == CATEGORIES_FILE:
             cat.categories = doc
-        else:
+        elif name == BENIGN_FILE:
             cat.benign = doc
+        else:
+            cat.taxonomy = doc
+    verified = project.root / VERIFIED_FILE
+    if verified.is_file():
+        try:
+            data = json.loads(verified.read_text(encoding="utf-8"))
+        except (OSError, ValueError) as exc:
+            cat.problems.append(Problem(project.display(verified), 1, 1, "E002",
+                                        f"cannot read reproduction records: {exc}"))
+        else:
+            if isinstance(data, dict):
+                cat.verified = data
     return cat

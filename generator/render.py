@@ -56,6 +56,8 @@ class Site:
     referenced_by: dict[str, list[str]] = field(default_factory=dict)
     tags: dict[str, list[str]] = field(default_factory=dict)
     edit_base: str = ""
+    reproduced: dict[str, Any] = field(default_factory=dict)  # id -> verified.json record
+    taxonomy: list[dict[str, Any]] = field(default_factory=list)  # [{section, ids}]
 
 
 def _environment(templates_dir: Path) -> jinja2.Environment:
@@ -96,7 +98,9 @@ def build_site(catalog: Catalog, edit_base: str) -> Site:
     by_id = {e["id"]: e for e in entries}
     cats = catalog.categories.data if catalog.categories and isinstance(catalog.categories.data, dict) else {}
     site = Site(entries, by_id, dict(cats.get("categories") or {}), dict(cats.get("components") or {}),
-                edit_base=edit_base)
+                edit_base=edit_base, reproduced=dict(catalog.verified))
+    tax = catalog.taxonomy.data if catalog.taxonomy and isinstance(catalog.taxonomy.data, dict) else {}
+    site.taxonomy = [s for s in tax.get("taxonomy") or [] if isinstance(s, dict)]
     for e in entries:
         for rid in e.get("related") or []:
             if rid in by_id:
@@ -159,6 +163,7 @@ def plan(catalog: Catalog, project: Project, edit_base: str) -> Iterator[tuple[s
     yield page("browse/tags.md", "tags.md.j2")
     yield page("browse/signatures.md", "signatures.md.j2", rows=_signature_rows(site))
     yield page("browse/checker-codes.md", "codes.md.j2", codes=CODES, holes=holes_help())
+    yield page("browse/coverage.md", "coverage.md.j2")
     yield page("index.md", "home.md.j2")
     contributing = project.root / "CONTRIBUTING.md"
     if contributing.is_file():

@@ -29,7 +29,9 @@ _HTML = re.compile(r"<\s*/?\s*[A-Za-z][A-Za-z0-9-]*(?:\s[^<>]*)?/?\s*>|<!--")
 _AUTOLINK = re.compile(r"<(?:https?|mailto):[^<>\s]+>")
 _CODE_FENCE = re.compile(r"^[ ]{0,3}(```|~~~).*?^[ ]{0,3}\1[ \t]*$", re.M | re.S)
 _CODE_SPAN = re.compile(r"(`+)(?:(?!\1).)+?\1", re.S)
-_UNSAFE_LINK = re.compile(r"(?i)(?:\]\(\s*<?|<|href\s*=\s*[\"']?|^|\s)(javascript|vbscript|data)\s*:")
+# a link target: inline [x](target), autolink <target>, or a reference definition [x]: target
+_UNSAFE_LINK = re.compile(
+    r"(?im)(?:\]\(\s*<?|<|^[ ]{0,3}\[[^\]]+\]:\s*<?)(javascript|vbscript|data)\s*:")
 PLAIN_TEXT_FIELDS = {"fingerprint", "code"}  # shown in code blocks, never as Markdown
 
 

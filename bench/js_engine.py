@@ -23,9 +23,9 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "bench"))
 
-from diagnose_throughput import generate  # noqa: E402
+from diagnose_throughput import generate
 
-from generator import diagnose  # noqa: E402
+from generator import diagnose
 
 
 def main() -> int:

@@ -45,6 +45,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("files", nargs="+", help="log files (.gz read transparently) or '-'")
     p.add_argument("--json", action="store_true", help="print the verdict as JSON")
 
+    p = sub.add_parser("reproduce", help="run entries' reproduction scripts and check their "
+                       "output against the entries (needs torch)")
+    p.add_argument("ids", nargs="*", metavar="ID", help="entry ids (default: every entry with "
+                   "a reproduce: block)")
+    p.add_argument("--record", action="store_true", help="write passing runs' output to "
+                   "tests/logs/<id>/ and update reproductions/verified.json")
+
     p = sub.add_parser("explain", help="print an entry in the terminal")
     p.add_argument("id")
 

@@ -94,6 +94,12 @@ def run_diagnose(root: Path, args: argparse.Namespace) -> int:
     return diagnose.run(root, args.files, as_json=args.json)
 
 
+def run_reproduce(root: Path, args: argparse.Namespace) -> int:
+    from . import reproduce
+
+    return reproduce.run(root, args.ids, record_logs=args.record)
+
+
 def run_explain(root: Path, args: argparse.Namespace) -> int:
     from . import explain
 
@@ -125,4 +131,4 @@ def run_new(root: Path, args: argparse.Namespace) -> int:
 
 
 __all__ = ["run_check", "run_render", "run_build", "run_serve", "run_diagnose", "run_explain",
-           "run_new", "run_schema"]
+           "run_new", "run_schema", "run_reproduce"]

@@ -115,6 +115,12 @@ def _where(item: dict[str, Any], several: bool, single_name: str) -> str:
     return f"{name}:{item['line']}{rank}"
 
 
+def _short_where(item: dict[str, Any], several: bool) -> str:
+    """For evidence lines: the file only when there are several."""
+    place = f"{item['file']}:{item['line']}" if several and "file" in item else f"line {item['line']}"
+    return place + (f", rank {item['rank']}" if item["rank"] is not None else "")
+
+
 def _short(text: str, width: int = TEXT_WIDTH) -> str:
     text = "".join(ch if ch.isprintable() else " " for ch in text)
     return text if len(text) <= width else text[: width - 3] + "..."
@@ -132,7 +138,7 @@ def _block(out: TextIO, m: dict[str, Any], number: int, several: bool, single: s
           f"{_where(m, several, single)} ({m['count']} {times} matched"
           f"{', confirmed by its context' if m['specific'] else ''})", file=out)
     for e in m["evidence"][:EVIDENCE_SHOWN]:
-        print(f"     {_where(e, several, single):<28} {_short(e['text'])}", file=out)
+        print(f"     {_short_where(e, several)}: {_short(e['text'])}", file=out)
     if m["fix"]:
         print(_wrap("Fix: " + m["fix"], "   "), file=out)
     print(f"   More: {m['url']}", file=out)
@@ -150,14 +156,14 @@ def report(verdict: dict[str, Any], out: TextIO) -> None:
               "or add an entry for it (see Contributing).", file=out)
         return
     first = matches[0]
-    print("", file=out)
+    print(file=out)
     if verdict["status"] == "root-cause-found":
         print(f"ROOT CAUSE: {first['id']}, {_where(first, several, single)}", file=out)
     else:
         print("NO ROOT CAUSE in this log: only consequences were recognised. The rank that "
               "failed first printed its error elsewhere (another rank's or node's file, or "
               "before the log starts); diagnose all ranks' files together.", file=out)
-    print("", file=out)
+    print(file=out)
     _block(out, first, 1, several, single)
     rest = matches[1:]
     if not rest:
@@ -167,6 +173,6 @@ def report(verdict: dict[str, Any], out: TextIO) -> None:
     else:
         print("\nAlso recognised:", file=out)
     for number, m in enumerate(rest, 2):
-        print("", file=out)
+        print(file=out)
         _block(out, m, number, several, single)
         print(_wrap("Why listed: " + ROLE_EXPLAINED[m["role"]] + ".", "   "), file=out)

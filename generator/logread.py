@@ -30,6 +30,7 @@ picks one: ``re2``, ``re`` or ``none``):
 
 from __future__ import annotations
 
+import contextlib
 import gzip
 import io
 import os
@@ -37,8 +38,9 @@ import re
 import stat
 import sys
 import zlib
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import IO, Any, Callable
+from typing import IO, Any
 
 from . import engine as engine_mod
 
@@ -111,12 +113,10 @@ class LogStream:
 
     def close(self) -> None:
         for layer in reversed(self._layers):
-            try:
+            with contextlib.suppress(Exception):  # closing a broken gzip stream may raise again
                 layer.close()
-            except Exception:  # noqa: BLE001 - closing a broken gzip stream may raise again
-                pass
 
-    def __enter__(self) -> "LogStream":
+    def __enter__(self) -> LogStream:
         return self
 
     def __exit__(self, *exc: object) -> None:
@@ -168,7 +168,7 @@ def read_error(name: str, exc: BaseException) -> LogError:
     if isinstance(exc, (gzip.BadGzipFile, zlib.error)):
         return LogError(f"{name}: not a valid gzip file ({exc})")
     if isinstance(exc, EOFError):
-        return LogError(f"{name}: the gzip data is truncated (the file ends in the middle)")
+        return LogError(f"{name}: not a valid gzip file (truncated: it ends inside the compressed data)")
     if isinstance(exc, OSError):
         return LogError(_describe_os_error(name, exc))
     return LogError(f"{name}: cannot be read ({exc})")
@@ -264,25 +264,30 @@ def make_prefilter(needles: list[str], kind: str | None = None) -> Prefilter:
 
 
 # -- scanning --------------------------------------------------------------------------------
-def _decode(data: Any, first: bool) -> str:
-    text = bytes(data[:LINE_CAP_BYTES]).decode("utf-8", "replace")
+def _decode(data: Any, first: bool, cap: int = LINE_CAP_BYTES) -> str:
+    text = bytes(data[:cap]).decode("utf-8", "replace")
     if first and text.startswith(BOM):
         text = text[1:]
     return text
 
 
 def scan(stream: IO[bytes], feed: Callable[[int, str], None], prefilter: Prefilter,
-         offset: int = 0, chunk: int = CHUNK) -> int:
+         offset: int = 0, chunk: int = CHUNK, line_cap: int = LINE_CAP_BYTES) -> int:
     """Feed the lines of ``stream`` that can matter as ``feed(offset + lineno, text)``;
-    return the number of lines read. ``prefilter.find`` None feeds every line."""
-    chunk = max(chunk, LINE_CAP_BYTES + 1)
+    return the number of lines read. ``prefilter.find`` None feeds every line.
+
+    ``chunk`` and ``line_cap`` (bytes kept of a line) are parameters for the tests, which
+    use tiny values to exercise lines across chunk boundaries and over-long lines.
+    """
+    cap = line_cap
+    chunk = max(chunk, cap + 1)
     buf = bytearray(chunk)
     view = memoryview(buf)
     find = prefilter.find
     filled = 0  # bytes of buf holding data; buf[0] is always the start of a line
     lineno = 0  # lines completed before buf[0]
     first = True  # buf[0] is the start of the file (a BOM may follow)
-    skipping = False  # inside an over-long line whose kept head is buf[:LINE_CAP_BYTES]
+    skipping = False  # inside an over-long line whose kept head is buf[:cap]
     eof = False
     try:
         while not eof:
@@ -293,57 +298,57 @@ def scan(stream: IO[bytes], feed: Callable[[int, str], None], prefilter: Prefilt
                     break
                 filled += n
             if skipping:
-                nl = buf.find(b"\n", LINE_CAP_BYTES, filled)
+                nl = buf.find(b"\n", cap, filled)
                 if nl < 0:
                     if eof:  # the file ends inside the over-long line
                         lineno += 1
-                        feed(offset + lineno, _decode(view[:LINE_CAP_BYTES], first))
+                        feed(offset + lineno, _decode(view[:cap], first, cap))
                         return lineno
-                    filled = LINE_CAP_BYTES  # drop the middle of the line
+                    filled = cap  # drop the middle of the line
                     continue
                 lineno += 1
-                feed(offset + lineno, _decode(view[:LINE_CAP_BYTES], first))
+                feed(offset + lineno, _decode(view[:cap], first, cap))
                 first = False
                 skipping = False
                 rest = filled - (nl + 1)
-                buf[:rest] = view[nl + 1:filled]
+                view[:rest] = view[nl + 1:filled]  # memoryview copies overlaps safely (memmove)
                 filled = rest
                 if not eof:
                     continue
             end = buf.rfind(b"\n", 0, filled) + 1  # complete lines are buf[:end]
             if end:
-                lineno = _lines(view, buf, 0, end, lineno, offset, feed, find, first)
+                lineno = _lines(view, buf, end, lineno, offset, feed, find, first, cap)
                 first = False
             if eof:
                 if filled > end:  # a last line without LF
                     lineno += 1
-                    feed(offset + lineno, _decode(view[end:filled], first))
+                    feed(offset + lineno, _decode(view[end:filled], first, cap))
                 return lineno
             if end == 0 and filled == chunk:  # one line longer than the buffer
                 skipping = True
-                filled = LINE_CAP_BYTES
+                filled = cap
                 continue
             rest = filled - end
-            buf[:rest] = view[end:filled]
+            view[:rest] = view[end:filled]
             filled = rest
     finally:
         view.release()
     return lineno  # pragma: no cover - the loop returns at EOF
 
 
-def _lines(view: memoryview, buf: bytearray, start: int, end: int, lineno: int, offset: int,
-           feed: Callable[[int, str], None], find: Finder | None, first: bool) -> int:
-    """Feed the complete lines in buf[start:end] (end is just after an LF)."""
+def _lines(view: memoryview, buf: bytearray, end: int, lineno: int, offset: int,
+           feed: Callable[[int, str], None], find: Finder | None, first: bool, cap: int) -> int:
+    """Feed the complete lines in buf[:end] (end is just after an LF)."""
     if find is None:
-        pos = start
+        pos = 0
         while pos < end:
             nl = buf.find(b"\n", pos, end)
             lineno += 1
-            feed(offset + lineno, _decode(view[pos:nl], first))
+            feed(offset + lineno, _decode(view[pos:nl], first, cap))
             first = False
             pos = nl + 1
         return lineno
-    pos = start
+    pos = 0
     while pos < end:
         hit = find(buf, pos, end)
         if hit < 0:
@@ -353,7 +358,7 @@ def _lines(view: memoryview, buf: bytearray, start: int, end: int, lineno: int, 
             lineno += buf.count(b"\n", pos, line_start)
         line_end = buf.find(b"\n", hit, end)
         lineno += 1
-        feed(offset + lineno, _decode(view[line_start:line_end], first and line_start == 0))
+        feed(offset + lineno, _decode(view[line_start:line_end], first and line_start == 0, cap))
         pos = line_end + 1
     if pos < end:
         lineno += buf.count(b"\n", pos, end)
@@ -368,7 +373,7 @@ class FileResult:
 
 
 def diagnose_files(paths: list[str], engine: engine_mod.Engine, prefilter: Prefilter | None = None,
-                   chunk: int = CHUNK) -> list[FileResult]:
+                   chunk: int = CHUNK, line_cap: int = LINE_CAP_BYTES) -> list[FileResult]:
     """Feed every file into ``engine`` with file-separating line numbers (see
     engine.file_gap). Raises LogError on the first file that cannot be read."""
     prefilter = prefilter or make_prefilter(engine.needles())
@@ -378,7 +383,8 @@ def diagnose_files(paths: list[str], engine: engine_mod.Engine, prefilter: Prefi
     for path in paths:
         with open_log(path) as log:
             try:
-                n = scan(log.stream, engine.feed, prefilter, offset=start, chunk=chunk)
+                n = scan(log.stream, engine.feed, prefilter, offset=start, chunk=chunk,
+                         line_cap=line_cap)
             except (OSError, EOFError, zlib.error) as exc:
                 raise read_error(log.name, exc) from None
         results.append(FileResult(log.name, start, n))

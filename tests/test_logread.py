@@ -1,0 +1,306 @@
+"""Reading logs: chunk boundaries, over-long lines, dirty bytes, gzip, bounded memory, and
+the prefilter fast path giving exactly the verdict of feeding every line."""
+
+from __future__ import annotations
+
+import gzip
+import io
+import random
+import tracemalloc
+from pathlib import Path
+
+import pytest
+from diagnose_support import small_data
+
+from generator import engine as engine_mod
+from generator import logread
+
+DATA = small_data()
+OOM = "[rank3]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB"
+WATCHDOG = ("[rank1]:[E1105 03:14:22.518273910 ProcessGroupNCCL.cpp:632] [Rank 1] Watchdog caught "
+            "collective operation timeout: WorkNCCL(SeqNum=7, OpType=ALLREDUCE, NumelIn=1, "
+            "NumelOut=1, Timeout(ms)=600000) ran for 600043 milliseconds before timing out.")
+CHILD = "torch.distributed.elastic.multiprocessing.errors.ChildFailedError:"
+
+PREFILTERS = ["none", "re", "re2"]
+
+
+def prefilter(kind: str) -> logread.Prefilter:
+    if kind == "re2":
+        pytest.importorskip("re2", reason="google-re2 not installed (optional accelerator)")
+    return logread.make_prefilter(engine_mod.Engine(DATA).needles(), kind)
+
+
+def reference_lines(data: bytes, cap: int = logread.LINE_CAP_BYTES) -> list[str]:
+    """The reading rules, spelled out naively: LF-split, final LF starts no line, bytes
+    capped, UTF-8 with replacement, a BOM dropped from the first line."""
+    pieces = data.split(b"\n")
+    if pieces[-1] == b"":
+        pieces.pop()
+    lines = [p[:cap].decode("utf-8", "replace") for p in pieces]
+    if lines and lines[0].startswith("\ufeff"):
+        lines[0] = lines[0][1:]
+    return lines
+
+
+def read_all(data: bytes, kind: str = "none", chunk: int = logread.CHUNK,
+             cap: int = logread.LINE_CAP_BYTES) -> tuple[list[tuple[int, str]], int]:
+    fed: list[tuple[int, str]] = []
+    n = logread.scan(io.BytesIO(data), lambda i, t: fed.append((i, t)), prefilter(kind),
+                     chunk=chunk, line_cap=cap)
+    return fed, n
+
+
+def verdict_of(data: bytes, kind: str, chunk: int = logread.CHUNK,
+               cap: int = logread.LINE_CAP_BYTES) -> dict:
+    eng = engine_mod.Engine(DATA)
+    n = logread.scan(io.BytesIO(data), eng.feed, prefilter(kind), chunk=chunk, line_cap=cap)
+    eng.skip_to(n)
+    return eng.verdict()
+
+
+def reference_verdict(data: bytes, cap: int = logread.LINE_CAP_BYTES) -> dict:
+    eng = engine_mod.Engine(DATA)
+    eng.feed_lines(reference_lines(data, cap))
+    return eng.verdict()
+
+
+SAMPLES = {
+    "empty": b"",
+    "one-newline": b"\n",
+    "no-final-newline": f"hello\n{OOM}".encode(),
+    "crlf": f"start\r\n{OOM}\r\n{WATCHDOG}\r\n".encode(),
+    "blank-lines": f"\n\n\n{OOM}\n\n".encode(),
+    "bom": ("\ufeff" + OOM + "\nnext\n").encode(),
+    "invalid-utf8": b"\xff\xfe\x80 junk \xc3\x28\n" + OOM.encode() + b"\xe2\x82\n\xf0\x9f\x98\n",
+    "binary-noise": bytes(range(256)) * 40 + b"\n" + OOM.encode() + b"\n" + b"\x00" * 5000,
+    "lone-cr-progress": (f"  1%|#   | 1/100\r  2%|#   | 2/100\r{OOM}\n").encode(),
+    "ansi": f"\x1b[31m{OOM[:20]}\x1b[0m{OOM[20:]}\n".encode(),
+    "emoji": ("🤗 " * 300 + OOM + "\n").encode(),
+}
+
+
+@pytest.mark.parametrize("name", sorted(SAMPLES))
+@pytest.mark.parametrize("kind", PREFILTERS)
+@pytest.mark.parametrize("chunk", [1, 7, 64, logread.CHUNK])
+def test_every_path_reads_the_same(name, kind, chunk):
+    data = SAMPLES[name]
+    cap = 48 if chunk < 100 else logread.LINE_CAP_BYTES  # tiny caps go with tiny chunks
+    expected = reference_verdict(data, cap)
+    assert verdict_of(data, kind, chunk=chunk, cap=cap) == expected
+    fed, n = read_all(data, "none", chunk=chunk, cap=cap)
+    assert n == len(reference_lines(data, cap))
+    assert [t for _, t in fed] == reference_lines(data, cap)
+    assert [i for i, _ in fed] == list(range(1, n + 1))
+
+
+def test_random_logs_fast_path_equals_feeding_every_line():
+    rng = random.Random(5)
+    pieces = [OOM, WATCHDOG, CHILD, "plain line", "", "\x1b[1m", "Watchdog", "\xff",
+              "NCCL INFO Channel 00/0 : 0[0] -> 1[1] via P2P", "x" * 300, "\r", "🤗"]
+    for _ in range(60):
+        parts = [rng.choice(pieces) + rng.choice(["\n", "", " ", "\r\n"]) for _ in range(rng.randrange(1, 40))]
+        data = "".join(parts).encode("utf-8", "surrogatepass")
+        if rng.random() < 0.3:
+            data += bytes(rng.randrange(256) for _ in range(rng.randrange(50)))
+        chunk = rng.choice([1, 5, 33, 4096])
+        cap = rng.choice([40, 1000])
+        ref = reference_verdict(data, cap)
+        for kind in ("re", "none"):
+            assert verdict_of(data, kind, chunk=chunk, cap=cap) == ref
+
+
+def test_line_longer_than_the_buffer_is_skipped_through_and_its_head_kept():
+    head = OOM.encode()
+    data = b"first\n" + head + b"A" * 5000 + b"\nafter " + CHILD.encode() + b"\n" + b"B" * 3000
+    for kind in PREFILTERS:
+        v = verdict_of(data, kind, chunk=200, cap=100)
+        ids = {m["id"]: m["line"] for m in v["matches"]}
+        assert ids == {"cuda-oom": 2, "elastic-child-failed": 3}
+        assert v["lines"] == 4
+    fed, n = read_all(data, chunk=200, cap=100)
+    assert n == 4 and fed[1][1] == (head + b"A" * 5000)[:100].decode()
+
+
+def test_five_megabyte_single_line(tmp_path):
+    line = ("x" * 500_000 + " " + OOM + " " + "y" * 4_500_000).encode()
+    v = verdict_of(line, "re")
+    assert v["lines"] == 1 and v["matches"][0]["id"] == "cuda-oom"
+    assert len(v["matches"][0]["evidence"][0]["text"]) == engine_mod.MAX_TEXT
+
+
+def test_match_beyond_the_first_mebibyte_of_a_line_is_ignored_in_every_path():
+    line = ("x" * (engine_mod.MAX_LINE + 10) + OOM).encode()
+    for kind in PREFILTERS:
+        assert verdict_of(line, kind)["matches"] == []
+    assert engine_mod.diagnose_text(DATA, line.decode())["matches"] == []
+
+
+def test_the_byte_cap_never_changes_the_characters_the_engine_sees():
+    # 4-byte characters up to the cap, then the signature: the byte cap keeps more than
+    # MAX_LINE characters, so the cut is made by the engine in characters, as in JavaScript
+    text = "😀" * (engine_mod.MAX_LINE - len(OOM) - 1) + " " + OOM
+    assert len(text) == engine_mod.MAX_LINE
+    v = verdict_of((text + "tail" * 10).encode(), "re")
+    assert v["matches"] and v["matches"][0]["id"] == "cuda-oom"
+
+
+def test_gzip_is_recognised_by_magic_bytes_not_name(tmp_path):
+    body = ("noise\n" * 1000 + OOM + "\n").encode()
+    plain = tmp_path / "train.log"
+    plain.write_bytes(body)
+    disguised = tmp_path / "train.txt"  # gzip without the .gz name
+    disguised.write_bytes(gzip.compress(body))
+    members = tmp_path / "two-members.gz"  # `cat a.gz b.gz`
+    members.write_bytes(gzip.compress(body[:3000]) + gzip.compress(body[3000:]))
+    results = []
+    for path in (plain, disguised, members):
+        eng = engine_mod.Engine(DATA)
+        files = logread.diagnose_files([str(path)], eng)
+        results.append((files[0].lines, eng.verdict()["matches"][0]["line"]))
+    assert results == [(1001, 1001)] * 3
+
+
+@pytest.mark.parametrize("data, message", [
+    (b"\x1f\x8b" + b"\x00" * 30, "not a valid gzip file"),
+    (gzip.compress(random.Random(1).randbytes(20000))[:5000],
+     "truncated"),
+    (gzip.compress(b"hello\n" * 100)[:-8] + b"\x00" * 8, "not a valid gzip file"),
+])
+def test_corrupt_gzip_is_a_one_line_error(tmp_path, data, message):
+    path = tmp_path / "bad.log.gz"
+    path.write_bytes(data)
+    with pytest.raises(logread.LogError) as err:
+        logread.diagnose_files([str(path)], engine_mod.Engine(DATA))
+    assert message in str(err.value) and str(path) in str(err.value)
+    assert "\n" not in str(err.value)
+
+
+def test_open_errors_are_one_line(tmp_path):
+    with pytest.raises(logread.LogError, match="no such file"):
+        logread.open_log(str(tmp_path / "missing.log"))
+    with pytest.raises(logread.LogError, match="is a directory"):
+        logread.open_log(str(tmp_path))
+
+
+class Recording(io.RawIOBase):
+    """A huge stream that remembers the biggest read asked of it."""
+
+    def __init__(self, size: int, line: bytes) -> None:
+        self.left = size
+        self.block = line * ((1 << 20) // len(line))  # ~1 MiB, copied piecewise
+        self.at = 0
+        self.biggest = 0
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, b) -> int:  # type: ignore[override]
+        self.biggest = max(self.biggest, len(b))
+        n = min(len(b), self.left)
+        view = memoryview(b)
+        done = 0
+        while done < n:
+            k = min(n - done, len(self.block) - self.at)
+            view[done:done + k] = self.block[self.at:self.at + k]
+            self.at = (self.at + k) % len(self.block)
+            done += k
+        self.left -= n
+        return n
+
+
+def test_memory_is_bounded_by_the_buffer_not_the_file():
+    size = 96 << 20
+    stream = Recording(size, b"[default3]:{'loss': 0.81, 'epoch': 0.42} step 1260/3000 ok\n")
+    eng = engine_mod.Engine(DATA)
+    tracemalloc.start()
+    try:
+        n = logread.scan(stream, eng.feed, logread.make_prefilter(eng.needles(), "re"))
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert n > 1_000_000
+    assert stream.biggest <= logread.CHUNK  # never "read everything"
+    assert peak < logread.CHUNK + (8 << 20), f"peak {peak / 2**20:.1f} MiB for a {size >> 20} MiB log"
+
+
+def test_memory_is_bounded_for_one_endless_line():
+    stream = Recording(64 << 20, b"z" * 1000)  # 64 MiB without a newline
+    eng = engine_mod.Engine(DATA)
+    tracemalloc.start()
+    try:
+        n = logread.scan(stream, eng.feed, logread.make_prefilter(eng.needles(), "none"))
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert n == 1
+    assert peak < logread.CHUNK + 4 * logread.LINE_CAP_BYTES + (4 << 20)
+
+
+def test_several_files_keep_their_own_line_numbers(tmp_path):
+    a = tmp_path / "rank0.log"
+    b = tmp_path / "rank3.log"
+    a.write_text("ok\n" * 5 + WATCHDOG + "\n", encoding="utf-8")
+    b.write_text("ok\n" + OOM + "\n", encoding="utf-8")
+    eng = engine_mod.Engine(DATA)
+    files = logread.diagnose_files([str(a), str(b)], eng)
+    v = engine_mod.attribute_files(eng.verdict(), [vars(f) for f in files])
+    assert v["files"] == [{"name": str(a), "lines": 6}, {"name": str(b), "lines": 2}]
+    assert v["lines"] == 8
+    where = {m["id"]: (m["file"], m["line"], m["rank"]) for m in v["matches"]}
+    assert where == {"cuda-oom": (str(b), 2, 3), "nccl-watchdog-timeout": (str(a), 6, 1)}
+    assert v["matches"][0]["evidence"][0]["file"] == str(b)
+
+
+def test_context_does_not_reach_into_the_next_file(tmp_path):
+    a = tmp_path / "a.log"
+    b = tmp_path / "b.log"
+    a.write_text("x\n" * 3 + '  File "fsdp.py", line 3, in _unshard\n', encoding="utf-8")
+    b.write_text("torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2 GiB\n",
+                 encoding="utf-8")
+    eng = engine_mod.Engine(DATA)
+    logread.diagnose_files([str(a), str(b)], eng)
+    assert [m["id"] for m in eng.verdict()["matches"]] == ["cuda-oom"]
+    eng = engine_mod.Engine(DATA)
+    c = tmp_path / "c.log"
+    c.write_bytes(a.read_bytes() + b.read_bytes())
+    logread.diagnose_files([str(c)], eng)
+    assert eng.verdict()["matches"][0]["id"] == "fsdp-unshard-oom"
+
+
+def test_prefilter_needles_are_minimal_and_cover_every_anchor():
+    needles = engine_mod.Engine(DATA).needles()
+    assert "\x1b" in needles
+    anchors = {s["anchor"] for s in DATA["signatures"]}
+    assert anchors <= set(needles)
+    kept = logread._minimal([n.encode() for n in needles])
+    assert all(any(k in n.encode() for k in kept) for n in needles)
+
+
+def test_stdin_dash_reads_plain_and_gzip(monkeypatch):
+    for payload in (OOM.encode() + b"\n", gzip.compress(OOM.encode() + b"\n")):
+        fake = io.TextIOWrapper(io.BufferedReader(io.BytesIO(payload)))
+        monkeypatch.setattr("sys.stdin", fake)
+        eng = engine_mod.Engine(DATA)
+        files = logread.diagnose_files(["-"], eng)
+        assert files[0].name == "<stdin>" and files[0].lines == 1
+        assert eng.verdict()["root_cause"] == "cuda-oom"
+
+
+def test_files_are_closed(tmp_path):
+    import gc
+    import warnings
+
+    p = tmp_path / "x.log.gz"
+    p.write_bytes(gzip.compress(b"hello\n"))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", ResourceWarning)
+        logread.diagnose_files([str(p), str(p)], engine_mod.Engine(DATA))
+        gc.collect()
+
+
+def test_path_reads_every_byte_once(tmp_path: Path):
+    data = b"".join(f"line {i} ".encode() + (OOM.encode() if i % 997 == 0 else b"") + b"\n"
+                    for i in range(20000))
+    for chunk in (64, 1000, logread.CHUNK):
+        assert verdict_of(data, "re", chunk=chunk, cap=60) == reference_verdict(data, 60)

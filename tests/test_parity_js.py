@@ -1,0 +1,115 @@
+"""Python and JavaScript engines give identical verdicts.
+
+docs/assets/diagnose-engine.js (the Diagnose page's engine) runs under Node on every test
+log, on dirty generated logs and on the engine tests' lines, in both its fast path (needle
+scan) and its plain path (every line), and the JSON must equal Python's exactly.
+"""
+
+from __future__ import annotations
+
+import gzip
+import random
+from pathlib import Path
+
+import pytest
+from diagnose_support import REPO, node, run_node, small_data
+from test_diagnose_engine import PREFIXED
+from test_logread import SAMPLES
+
+from generator import diagnose
+
+pytestmark = pytest.mark.skipif(node() is None, reason="node is not installed: "
+                                "the JavaScript engine cannot be compared with Python's")
+
+
+def corpus() -> list[Path]:
+    logs = sorted((REPO / "tests" / "logs").glob("**/*.log"))
+    logs += sorted((REPO / "tests" / "fixtures" / "logs").glob("**/*.log"))
+    return logs
+
+
+@pytest.fixture(scope="module")
+def real_data():
+    data, _ = diagnose.load_data(REPO)
+    return data
+
+
+def python_each(data, files):
+    return [diagnose.diagnose(data, [str(f)]) for f in files]
+
+
+def assert_same(py, js, files):
+    assert len(py) == len(js)
+    bad = [str(f) for f, a, b in zip(files, py, js) if a != b]
+    assert not bad, f"Python and JavaScript differ on: {bad[:10]}"
+
+
+@pytest.mark.parametrize("mode", ["each", "each-plain"])
+def test_every_test_log(real_data, tmp_path, mode):
+    files = corpus()
+    if not files:
+        pytest.skip("no logs under tests/logs yet")
+    assert_same(python_each(real_data, files), run_node(real_data, files, tmp_path, mode), files)
+
+
+def test_all_test_logs_as_one_multi_file_run(real_data, tmp_path):
+    files = corpus()
+    if len(files) < 2:
+        pytest.skip("needs at least two logs")
+    py = diagnose.diagnose(real_data, [str(f) for f in files])
+    assert run_node(real_data, files, tmp_path, "fast") == py
+
+
+def dirty_files(tmp: Path) -> list[Path]:
+    out = []
+    for name, data in sorted(SAMPLES.items()):
+        p = tmp / f"{name}.log"
+        p.write_bytes(data)
+        out.append(p)
+    rng = random.Random(11)
+    pieces = [b"[rank3]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2 GiB",
+              (b"Watchdog caught collective operation timeout: WorkNCCL(SeqNum=1, OpType=BROADCAST, "
+               b"NumelIn=1, NumelOut=1, Timeout(ms)=1) ran for 2 milliseconds before timing out."),
+              b"\xff\xfe", b"\x1b[31m", b"\r", "🤗 é ß".encode(), b"\x00" * 3, b"[default4]:",
+              b"[Rank 12] ", b"  File \"x.py\", line 3, in _pre_forward_unshard"]
+    for i in range(12):
+        body = b"".join(rng.choice(pieces) + rng.choice([b"\n", b"", b" ", b"\r\n"])
+                        for _ in range(rng.randrange(5, 200)))
+        p = tmp / f"random-{i}.log"
+        p.write_bytes(body)
+        out.append(p)
+    long_line = tmp / "long-line.log"  # the 1 MiB character cut, with astral characters
+    long_line.write_bytes(("😀" * 600_000 + " torch.OutOfMemoryError: CUDA out of memory. "
+                           "Tried to allocate 2 GiB\n" + "x" * 3_000_000).encode())
+    out.append(long_line)
+    evidence_cut = tmp / "evidence-cut.log"  # the 400-character evidence cut on an emoji
+    evidence_cut.write_bytes(("torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2 GiB "
+                              + "😀" * 500 + "\n").encode())
+    out.append(evidence_cut)
+    gz = tmp / "gzipped.log.gz"
+    gz.write_bytes(gzip.compress(SAMPLES["crlf"]))
+    out.append(gz)
+    return out
+
+
+@pytest.mark.parametrize("mode", ["each", "each-plain"])
+def test_dirty_logs(real_data, tmp_path, mode):
+    files = dirty_files(tmp_path)
+    assert_same(python_each(real_data, files), run_node(real_data, files, tmp_path, mode), files)
+
+
+def test_engine_test_lines_with_small_data(tmp_path):
+    data = small_data()
+    files = []
+    for i, (line, _) in enumerate(PREFIXED):
+        p = tmp_path / f"prefixed-{i}.log"
+        p.write_text(line + "\n", encoding="utf-8")
+        files.append(p)
+    ctx = tmp_path / "context.log"
+    ctx.write_text('[rank2]:   File "a.py", line 1, in _unshard\n' + "noise\n" * 10 +
+                   "[rank2]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 1 GiB\n"
+                   "[rank5]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 1 GiB\n",
+                   encoding="utf-8")
+    files.append(ctx)
+    assert_same(python_each(data, files), run_node(data, files, tmp_path, "each"), files)
+    assert_same(python_each(data, files), run_node(data, files, tmp_path, "each-plain"), files)

@@ -213,6 +213,13 @@ def test_search_finds_the_entry_from_a_pasted_line(site, page, line, entry):
     assert href.split("?")[0].split("#")[0] == site["base"] + f"failures/{entry}/"
 
 
+def test_entry_page_draws_its_decision_tree_from_this_site(site, page):
+    """Mermaid comes from assets/vendor/, never from unpkg.com (checked by the test below)."""
+    page.goto(site["base"] + "failures/fsdp-unshard-oom-forward/")
+    page.wait_for_selector("div.mermaid", state="attached", timeout=60000)
+    assert any("assets/vendor/mermaid-" in u for u in site["requests"])
+
+
 def test_no_request_left_the_machine(site):
     # runs last in this module: every page above was loaded through the recording route
     assert site["requests"], "no request was recorded"

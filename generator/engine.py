@@ -30,6 +30,7 @@ MAX_LINE = 1 << 20  # characters of a line looked at; the rest of a longer line 
 MAX_RANK_DIGITS = 15  # a longer "rank" is noise (and not exact in JavaScript numbers)
 ROLE_ORDER = {"root": 0, "collateral": 1, "wrapper": 2}
 BENIGN, CONTEXT, SIGNATURE = 0, 1, 2  # kinds of pattern, in the order a line is tried
+WEAK, PLAIN, SPECIFIC = 0, 1, 2  # strength of a hit: weak signature, plain, context confirmed
 
 ANSI = r"\x1b\[[0-9;?]*[ -/]*[@-~]"
 # Launcher prefixes, tried in order at the start of the line, repeatedly. The group named
@@ -95,13 +96,14 @@ class _Sig:
     regex: _Lazy
     context: list[int]  # indexes into Engine.contexts
     window: int
+    weak: bool = False  # a hint rather than a cause: ranks after every other root hit
 
 
 @dataclass
 class _EntryHits:
     first_line: int = 0
     rank: int | None = None
-    specific: bool = False
+    level: int = PLAIN  # WEAK, PLAIN or SPECIFIC: the strongest kind of hit seen
     count: int = 0
     signature: int = 0
     evidence: list[dict[str, Any]] = field(default_factory=list)
@@ -142,7 +144,8 @@ class Engine:
                     index(CONTEXT, len(self.contexts) - 1, c)
                 ctx.append(context_index[c["pattern"]])
             index(SIGNATURE, len(self.sigs), s)
-            self.sigs.append(_Sig(s["entry"], s["index"], _Lazy(s["pattern"]), ctx, s["window"]))
+            self.sigs.append(_Sig(s["entry"], s["index"], _Lazy(s["pattern"]), ctx, s["window"],
+                                  bool(s.get("weak"))))
         self.reset()
 
     def reset(self) -> None:
@@ -197,7 +200,7 @@ class Engine:
                         if len(pending) < MAX_PENDING:
                             pending.append((lineno, rank, text))
                     else:
-                        self._record(sig, lineno, rank, text, specific=False)
+                        self._record(sig, lineno, rank, text, WEAK if sig.weak else PLAIN)
 
     def feed_lines(self, lines: Iterable[str], start: int = 1) -> None:
         for n, line in enumerate(lines, start):
@@ -220,15 +223,15 @@ class Engine:
         found.update(c["anchor"] for s in self.data["signatures"] for c in s["context"])
         return sorted(found)
 
-    def _record(self, sig: _Sig, lineno: int, rank: int | None, text: str, specific: bool) -> None:
+    def _record(self, sig: _Sig, lineno: int, rank: int | None, text: str, level: int) -> None:
         h = self.hits.get(sig.entry)
         if h is None:
-            h = self.hits[sig.entry] = _EntryHits(first_line=lineno, rank=rank,
-                                                   specific=specific, signature=sig.index)
-        elif specific and not h.specific:
-            # a context-backed hit outranks earlier generic ones of the same entry
-            h.first_line, h.rank, h.specific, h.signature = lineno, rank, True, sig.index
-        elif lineno < h.first_line and specific == h.specific:
+            h = self.hits[sig.entry] = _EntryHits(first_line=lineno, rank=rank, level=level,
+                                                   signature=sig.index)
+        elif level > h.level:
+            # a stronger hit (context-confirmed, or not weak) outranks earlier weaker ones
+            h.first_line, h.rank, h.level, h.signature = lineno, rank, level, sig.index
+        elif level == h.level and lineno < h.first_line:
             h.first_line, h.rank, h.signature = lineno, rank, sig.index
         h.count += 1
         if len(h.evidence) < MAX_EVIDENCE:
@@ -242,7 +245,7 @@ class Engine:
                     if any(abs(cl - lineno) <= sig.window
                            and (rank is None or cr is None or cr == rank)
                            for cl, cr in self.context_hits.get(c, ())):
-                        self._record(sig, lineno, rank, text, specific=True)
+                        self._record(sig, lineno, rank, text, SPECIFIC)
                         break
         self.pending = {}
 
@@ -253,7 +256,7 @@ class Engine:
         ranked = sorted(
             self.hits.items(),
             key=lambda kv: (ROLE_ORDER[meta[kv[0]]["role"]],
-                            0 if kv[1].specific else 1, kv[1].first_line, kv[0]),
+                            -kv[1].level, kv[1].first_line, kv[0]),
         )
         matches = []
         for entry_id, h in ranked:
@@ -266,7 +269,8 @@ class Engine:
                 "severity": m["severity"],
                 "line": h.first_line,
                 "rank": h.rank,
-                "specific": h.specific,
+                "specific": h.level == SPECIFIC,
+                "weak": h.level == WEAK,
                 "count": h.count,
                 "signature": h.signature,
                 "evidence": h.evidence,

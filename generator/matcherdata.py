@@ -71,6 +71,7 @@ def build(entries: Iterable[dict[str, Any]], benign: Iterable[dict[str, Any]],
                 **main,
                 "context": context,
                 "window": window if isinstance(window, int) and window > 0 else DEFAULT_WINDOW,
+                "weak": sig.get("weak") is True,
             })
     benign_patterns = [c for c in (_compiled(b.get("template", "")) for b in benign
                                    if isinstance(b, dict)) if c is not None]

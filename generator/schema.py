@@ -94,6 +94,13 @@ SIGNATURE = _map(
         "True when this text was printed by the entry's reproduction script.",
         required=False,
     ),
+    Field(
+        "weak",
+        "boolean",
+        "True when the text is a hint printed before the real error (e.g. an anomaly-mode "
+        "warning): a weak hit ranks after every other root cause in the log.",
+        required=False,
+    ),
 )
 
 ENTRY = _map(

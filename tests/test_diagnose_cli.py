@@ -75,7 +75,7 @@ def test_json_format(project, capsys):
     assert v["status"] == "root-cause-found" and v["root_cause"] == "cuda-oom" and v["lines"] == 2
     assert v["files"] == [{"name": log, "lines": 2}]
     m = v["matches"][0]
-    assert list(m) == ["id", "title", "role", "severity", "line", "rank", "specific", "count",
+    assert list(m) == ["id", "title", "role", "severity", "line", "rank", "specific", "weak", "count",
                        "signature", "evidence", "url", "fix"]
     assert (m["id"], m["role"], m["line"], m["rank"]) == ("cuda-oom", "root", 2, 3)
     assert m["url"] == f"{SITE}failures/cuda-oom/"

@@ -179,7 +179,7 @@ def test_verdict_fields_are_stable():
     v = diagnose_text(DATA, OOM)
     assert list(v) == ["status", "root_cause", "lines", "matches"]
     assert list(v["matches"][0]) == ["id", "title", "role", "severity", "line", "rank", "specific",
-                                     "count", "signature", "evidence", "url", "fix"]
+                                     "weak", "count", "signature", "evidence", "url", "fix"]
     assert list(v["matches"][0]["evidence"][0]) == ["line", "rank", "text"]
     assert v["matches"][0]["url"] == "failures/cuda-oom/"
 
@@ -194,3 +194,20 @@ def test_engine_instances_do_not_share_state():
     a, b = Engine(DATA), Engine(DATA)
     a.feed(1, OOM)
     assert b.verdict()["matches"] == [] and a.verdict()["matches"]
+
+
+def test_weak_signature_ranks_after_a_later_root():
+    """An anomaly-mode warning printed first must not hide the real error printed after it."""
+    nan = entry("nan-in-backward", "root",
+                "Error detected in {word}. Traceback of forward call that caused the error:")
+    nan["signatures"][0]["weak"] = True
+    data = matcherdata.build([nan, entry("cuda-oom", "root",
+                                         "CUDA out of memory. Tried to allocate {size}")], [])
+    log = ("[rank0]: UserWarning: Error detected in MmBackward0. Traceback of forward call that "
+           "caused the error:\n[rank0]: torch.OutOfMemoryError: CUDA out of memory. Tried to "
+           "allocate 2.00 GiB")
+    v = diagnose_text(data, log)
+    assert [(m["id"], m["weak"]) for m in v["matches"]] == [("cuda-oom", False),
+                                                            ("nan-in-backward", True)]
+    alone = diagnose_text(data, log.split("\n")[0])
+    assert alone["root_cause"] == "nan-in-backward"

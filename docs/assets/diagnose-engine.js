@@ -34,6 +34,7 @@
   var MAX_RANK_DIGITS = 15;
   var ROLE_ORDER = { root: 0, collateral: 1, wrapper: 2 };
   var BENIGN = 0, CONTEXT = 1, SIGNATURE = 2;
+  var WEAK = 0, PLAIN = 1, SPECIFIC = 2;  // strength of a hit: weak signature, plain, context confirmed
   var KIND_SPAN = 1 << 24; // candidate code = kind * KIND_SPAN + index (sorts like (kind, index))
 
   /* The first n code points of s (Python's s[:n]). */
@@ -125,7 +126,7 @@
       });
       index(SIGNATURE, self.sigs.length, s);
       self.sigs.push({ entry: s.entry, index: s.index, regex: re(s.pattern), anchor: s.anchor,
-                       context: ctx, window: s.window });
+                       context: ctx, window: s.window, weak: !!s.weak });
     });
     this.hits = new Map();
     this.pending = this.sigs.map(function () { return []; });
@@ -176,7 +177,7 @@
           if (sig.context.length) {
             if (this.pending[i].length < MAX_PENDING) this.pending[i].push([lineno, rank, text]);
           } else {
-            this._record(sig, lineno, rank, text, false);
+            this._record(sig, lineno, rank, text, sig.weak ? WEAK : PLAIN);
           }
         }
       }
@@ -201,15 +202,15 @@
     return Array.from(found).sort();
   };
 
-  Engine.prototype._record = function (sig, lineno, rank, text, specific) {
+  Engine.prototype._record = function (sig, lineno, rank, text, level) {
     var h = this.hits.get(sig.entry);
     if (h === undefined) {
-      h = { first_line: lineno, rank: rank, specific: specific, count: 0,
+      h = { first_line: lineno, rank: rank, level: level, count: 0,
             signature: sig.index, evidence: [] };
       this.hits.set(sig.entry, h);
-    } else if (specific && !h.specific) {
-      h.first_line = lineno; h.rank = rank; h.specific = true; h.signature = sig.index;
-    } else if (lineno < h.first_line && specific === h.specific) {
+    } else if (level > h.level) {
+      h.first_line = lineno; h.rank = rank; h.level = level; h.signature = sig.index;
+    } else if (level === h.level && lineno < h.first_line) {
       h.first_line = lineno; h.rank = rank; h.signature = sig.index;
     }
     h.count += 1;
@@ -235,7 +236,7 @@
             }
           }
           if (ok) {
-            this._record(sig, lineno, rank, text, true);
+            this._record(sig, lineno, rank, text, SPECIFIC);
             break;
           }
         }
@@ -249,7 +250,7 @@
     var meta = this.data.entries;
     var ranked = Array.from(this.hits.entries());
     function key(kv) {
-      return [ROLE_ORDER[meta[kv[0]].role], kv[1].specific ? 0 : 1, kv[1].first_line];
+      return [ROLE_ORDER[meta[kv[0]].role], -kv[1].level, kv[1].first_line];
     }
     ranked.sort(function (a, b) {
       var ka = key(a), kb = key(b);
@@ -266,7 +267,8 @@
         severity: m.severity,
         line: h.first_line,
         rank: h.rank,
-        specific: h.specific,
+        specific: h.level === SPECIFIC,
+        weak: h.level === WEAK,
         count: h.count,
         signature: h.signature,
         evidence: evidence,

@@ -31,8 +31,6 @@ _INT = re.compile(r"^[-+]?[0-9]+$")
 _NULL = ("", "~", "null", "Null", "NULL")
 _BOOL = {"true": True, "True": True, "TRUE": True, "false": False, "False": False, "FALSE": False}
 
-Path_ = tuple  # a key path: ("fix", "steps", 2)
-
 
 @dataclass
 class Document:

@@ -209,16 +209,22 @@ class Recording(io.RawIOBase):
         return n
 
 
-def test_memory_is_bounded_by_the_buffer_not_the_file():
-    size = 96 << 20
-    stream = Recording(size, b"[default3]:{'loss': 0.81, 'epoch': 0.42} step 1260/3000 ok\n")
+def scan_traced(stream: "Recording", prefilter: str) -> tuple[int, int]:
+    """Scan the stream through a fresh engine; return (lines, peak traced bytes)."""
     eng = engine_mod.Engine(DATA)
     tracemalloc.start()
     try:
-        n = logread.scan(stream, eng.feed, logread.make_prefilter(eng.needles(), "re"))
+        n = logread.scan(stream, eng.feed, logread.make_prefilter(eng.needles(), prefilter))
         _, peak = tracemalloc.get_traced_memory()
     finally:
         tracemalloc.stop()
+    return n, peak
+
+
+def test_memory_is_bounded_by_the_buffer_not_the_file():
+    size = 96 << 20
+    stream = Recording(size, b"[default3]:{'loss': 0.81, 'epoch': 0.42} step 1260/3000 ok\n")
+    n, peak = scan_traced(stream, "re")
     assert n > 1_000_000
     assert stream.biggest <= logread.CHUNK  # never "read everything"
     assert peak < logread.CHUNK + (8 << 20), f"peak {peak / 2**20:.1f} MiB for a {size >> 20} MiB log"
@@ -226,13 +232,7 @@ def test_memory_is_bounded_by_the_buffer_not_the_file():
 
 def test_memory_is_bounded_for_one_endless_line():
     stream = Recording(64 << 20, b"z" * 1000)  # 64 MiB without a newline
-    eng = engine_mod.Engine(DATA)
-    tracemalloc.start()
-    try:
-        n = logread.scan(stream, eng.feed, logread.make_prefilter(eng.needles(), "none"))
-        _, peak = tracemalloc.get_traced_memory()
-    finally:
-        tracemalloc.stop()
+    n, peak = scan_traced(stream, "none")
     assert n == 1
     assert peak < logread.CHUNK + 4 * logread.LINE_CAP_BYTES + (4 << 20)
 

@@ -498,7 +498,11 @@ def _render_page(uri: str) -> Rendered | None:
         sections = _sections(page.content) if _work["parser"] else None
         content_key = _digest(page.content)
         context = config.plugins.on_page_context(context, page=page, config=config, nav=nav)
-        return Rendered(content_key, sections, _page_key(page, name), template.render(context))
+        _Capture.messages = []
+        output = template.render(context)
+        if _Capture.messages:  # something logged while rendering: the main process renders it
+            return None
+        return Rendered(content_key, sections, _page_key(page, name), output)
     except Exception:  # the main process does it again and reports the error itself
         return None
     finally:

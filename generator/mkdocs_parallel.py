@@ -187,7 +187,7 @@ def _convert(uri: str) -> Converted | None:
     finally:
         config._current_page = None
     links = page.links_to_anchors
-    converted = Converted(
+    return Converted(
         markdown=source,
         content=page.content,
         toc=[_toc_token(item) for item in page.toc],
@@ -196,7 +196,6 @@ def _convert(uri: str) -> Converted | None:
         links_to_anchors=None if links is None else {f.src_uri: dict(a) for f, a in links.items()},
         messages=_Capture.messages,
     )
-    return converted
 
 
 def _toc_token(item: Any) -> dict[str, Any]:
@@ -291,13 +290,13 @@ class _TemplateStage:
     their page."""
 
     def __init__(self) -> None:
-        self.pool: Any = None
+        self.pool: ProcessPoolExecutor | None = None
         self.reset()
 
     def reset(self) -> None:
-        if self.pool:
+        if self.pool is not None:
             self.pool.shutdown(wait=True, cancel_futures=True)
-        self.armed = False
+        self.armed = self.started = self.splits_for_search = False
         self.pool = None
         self.results: Iterator[list[tuple[str, Rendered | None]]] | None = None
         self.done: dict[str, Rendered | None] = {}
@@ -312,6 +311,7 @@ class _TemplateStage:
         self.armed, self.workers = True, workers
         index = _search_index(config)
         if index is not None:
+            self.splits_for_search = True
             self.index_with_sections(index)
 
     def wrap(self, get_template: Any) -> Any:
@@ -348,7 +348,7 @@ class _TemplateStage:
         def add_entry_from_context(page: Any) -> None:
             if "_in_worker" in _work:
                 return None  # the main process builds the index
-            rendered = self.result(page) if self.results is not None else None
+            rendered = self.result(page)
             if rendered is None or rendered.sections is None or rendered.content_key != _digest(page.content):
                 return original(page)
             _used["indexed"] += 1
@@ -365,10 +365,10 @@ class _TemplateStage:
         index.add_entry_from_context = add_entry_from_context
 
     def render(self, template: Any, name: str, context: Any) -> str:
-        page = context.get("page") if hasattr(context, "get") else None
+        page = context.get("page")
         if page is None or "_in_worker" in _work:
             return template.render(context)
-        if self.results is None and self.pool is None:
+        if not self.started:
             self.start(context, page, template.environment)
             return template.render(context)
         rendered = self.result(page)
@@ -380,15 +380,14 @@ class _TemplateStage:
 
     def start(self, context: Any, first: Any, env: Any) -> None:
         """Fork the workers now that MkDocs is about to render its first page."""
-        self.pool = False  # started (or tried): never again in this build
+        self.started = True  # or tried: never again in this build
         if threading.active_count() > 1:
             return
         by_uri = {f.src_uri: f.page for f in context["pages"] if f.page is not None}
         later = [uri for uri, page in by_uri.items() if page is not first]
-        search = _search_index(context["config"])
         _work.update(nav=context["nav"], pages=context["pages"], config=context["config"], env=env,
                      by_uri=by_uri, first=first, _in_worker=True,
-                     parser=search is not None and _material_parser())
+                     parser=self.splits_for_search and _material_parser())
         try:
             self.pool = _pool(self.workers, initializer=_quiet_worker)
             self.results = self.pool.map(_render_chunk, _chunks(later))

@@ -30,8 +30,9 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from generator.catalog import Project, load_catalog
-from generator.patterns import TemplateError, compile_template
+from generator.entries.catalog import load_catalog
+from generator.project import Project
+from generator.matching.templates import TemplateError, compile_template
 
 RANKS = 8
 

@@ -4,7 +4,7 @@ Prints, for each N (default 1,000 and 10,000): seconds for check + render and th
 memory (max RSS) of the process doing it. Then, for --site N entries (default 1,000),
 builds the site side by side, --repeat times each, interleaved: with this project's
 mkdocs.yml (entries reached through category index pages; pages built on every core by
-generator/mkdocs_parallel.py) and with a default Material configuration that lists every
+generator/site/mkdocs_parallel.py) and with a default Material configuration that lists every
 page in the nav. Synthetic entries live in a temporary folder and are never committed.
 
     python bench/generator_scale.py                 # 1,000 and 10,000; site at 1,000
@@ -134,7 +134,7 @@ import json, resource, sys, time
 from pathlib import Path
 sys.path.insert(0, {repo!r})
 from generator import pipeline
-from generator.catalog import Project
+from generator.project import Project
 t = time.perf_counter()
 result = pipeline.check_and_render(Project(Path({root!r})))
 elapsed = time.perf_counter() - t

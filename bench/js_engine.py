@@ -25,7 +25,7 @@ sys.path.insert(0, str(REPO / "bench"))
 
 from diagnose_throughput import generate
 
-from generator import diagnose
+from generator.matching import diagnose
 
 
 def main() -> int:

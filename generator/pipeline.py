@@ -5,13 +5,15 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import yaml
+from .entries import checks
+from .entries.catalog import Catalog, load_catalog
+from .entries.problems import Problem
+from .project import Project
+from .site import render
 
-from . import checks, render
-from .catalog import Catalog, Project, load_catalog
-from .problems import Problem
-
-DEFAULT_EDIT_BASE = "https://github.com/ml-failure-encyclopedia/encyclopedia/edit/main/"
+# Set by `python -m generator build`, which has just checked and rendered, so that the
+# MkDocs hook skips doing it again once.
+PRERENDERED_ENV = "FAILURE_ENCYCLOPEDIA_PRERENDERED"
 
 
 @dataclass
@@ -24,21 +26,6 @@ class Result:
     @property
     def errors(self) -> list[Problem]:
         return [p for p in self.problems if p.severity == "error"]
-
-
-def edit_base(project: Project) -> str:
-    """`extra.edit_entry_base` from mkdocs.yml: where 'Edit this entry' links point."""
-    try:
-        text = (project.root / "mkdocs.yml").read_text(encoding="utf-8")
-        # mkdocs.yml uses !!python/name tags for pymdownx; read only the key we need
-        for line in text.splitlines():
-            if line.strip().startswith("edit_entry_base:"):
-                value = yaml.safe_load(line.strip().split(":", 1)[1])
-                if isinstance(value, str):
-                    return value if value.endswith("/") else value + "/"
-    except OSError:
-        pass
-    return DEFAULT_EDIT_BASE
 
 
 def check(project: Project, only: list[Path] | None = None) -> Result:
@@ -55,6 +42,6 @@ def check_and_render(project: Project) -> Result:
     result = check(project)
     if result.errors:
         return result
-    files = render.plan(result.catalog, project, edit_base(project))
+    files = render.plan(result.catalog, project, project.edit_base())
     result.written, result.removed = render.write(project.docs_dir, files)
     return result

@@ -38,9 +38,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
-from . import engine as engine_mod
-from . import matcherdata
-from .catalog import Project, load_catalog
+from .entries.catalog import load_catalog
+from .matching import engine as engine_mod
+from .matching import matcherdata
+from .project import Project
 
 VERIFIED_FILE = Path("reproductions") / "verified.json"
 LOGS_DIR = Path("tests") / "logs"

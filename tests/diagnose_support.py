@@ -11,7 +11,7 @@ from typing import Any
 
 import yaml
 
-from generator import matcherdata
+from generator.matching import matcherdata
 
 REPO = Path(__file__).resolve().parent.parent
 NODE_CLI = REPO / "tests" / "js" / "diagnose_cli.js"

@@ -24,7 +24,7 @@ import pytest
 from diagnose_support import REPO, sanitized_entries
 from helpers import make_project
 
-from generator import diagnose
+from generator.matching import diagnose
 
 pytestmark = pytest.mark.browser
 

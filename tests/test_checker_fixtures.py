@@ -8,9 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from generator import checks
-from generator.catalog import Project, load_catalog
-from generator.codes import CODES
+from generator.entries import checks
+from generator.entries.catalog import load_catalog
+from generator.project import Project
+from generator.entries.codes import CODES
 from helpers import FIXTURES, compare_golden
 
 BAD = FIXTURES / "bad"

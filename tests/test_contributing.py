@@ -11,8 +11,8 @@ import sys
 
 import pytest
 
-from generator import schema
-from generator.jsonschema import SCHEMA_PATH, render_schema
+from generator.entries import schema
+from generator.entries.schema_export import SCHEMA_PATH, render_schema
 from helpers import FIXTURES, REPO, make_project
 
 

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from diagnose_support import REPO
 
-from generator import diagnose
+from generator.matching import diagnose
 
 LOGS = REPO / "tests" / "logs"
 BENIGN = "_benign"

@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 from diagnose_support import SMALL_BENIGN, SMALL_ENTRIES, entry, small_data
 
-from generator import matcherdata
-from generator.engine import MAX_EVIDENCE, MAX_TEXT, Engine, diagnose_text
+from generator.matching import matcherdata
+from generator.matching.engine import MAX_EVIDENCE, MAX_TEXT, Engine, diagnose_text
 
 DATA = small_data()
 OOM = "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB"

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from generator.loader import MAX_BYTES, load_file, parse_text
+from generator.entries.loader import MAX_BYTES, load_file, parse_text
 
 
 def codes(text: str) -> list[tuple[str, int, int]]:

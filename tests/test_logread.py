@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 from diagnose_support import small_data
 
-from generator import engine as engine_mod
-from generator import logread
+from generator.matching import engine as engine_mod
+from generator.matching import logread
 
 DATA = small_data()
 OOM = "[rank3]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB"

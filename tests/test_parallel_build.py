@@ -1,4 +1,4 @@
-"""Pages built by worker processes (generator/mkdocs_parallel.py) give the very site that
+"""Pages built by worker processes (generator/site/mkdocs_parallel.py) give the very site that
 MkDocs' own serial build gives, byte for byte; `--strict` still fails on a broken link or
 anchor; a plugin that changes pages makes the parallel build fall back, never differ."""
 
@@ -10,7 +10,7 @@ import sys
 
 import pytest
 
-from generator import mkdocs_parallel
+from generator.site import mkdocs_parallel
 from helpers import REPO, make_project
 
 

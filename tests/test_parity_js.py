@@ -16,7 +16,7 @@ from diagnose_support import REPO, node, run_node, small_data
 from test_diagnose_engine import PREFIXED
 from test_logread import SAMPLES
 
-from generator import diagnose
+from generator.matching import diagnose
 
 pytestmark = pytest.mark.skipif(node() is None, reason="node is not installed: "
                                 "the JavaScript engine cannot be compared with Python's")

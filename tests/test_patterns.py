@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from generator.patterns import TemplateError, compile_template
+from generator.matching.templates import TemplateError, compile_template
 
 
 def matches(template: str, line: str) -> bool:
@@ -59,7 +59,7 @@ def test_bad_templates_say_why(template, message):
 
 def test_no_pattern_has_a_nested_quantifier():
     """A group is never repeated, so no template can backtrack exponentially."""
-    from generator.patterns import HOLES
+    from generator.matching.templates import HOLES
 
     c = compile_template("Must flatten tensors with uniform {text} but got {word} and {n}{{x}}")
     for source in [c.pattern] + [p for p, _ in HOLES.values()]:

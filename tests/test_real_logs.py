@@ -8,9 +8,10 @@ import csv
 
 import pytest
 
-from generator import matcherdata
-from generator.catalog import Project, load_catalog
-from generator.engine import Engine, diagnose_text
+from generator.matching import matcherdata
+from generator.entries.catalog import load_catalog
+from generator.project import Project
+from generator.matching.engine import Engine, diagnose_text
 from helpers import REPO
 
 LOGS = REPO / "tests" / "real_logs"

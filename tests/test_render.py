@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from generator import pipeline
-from generator.catalog import Project
-from generator.render import GENERATED_MARKER, RenderError
+from generator.project import Project
+from generator.site.render import GENERATED_MARKER, RenderError
 from helpers import compare_golden, make_project
 
 

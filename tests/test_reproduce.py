@@ -16,8 +16,9 @@ import pytest
 import yaml
 
 from diagnose_support import entry
-from generator import engine as engine_mod
-from generator import matcherdata, reproduce
+from generator.matching import engine as engine_mod
+from generator.matching import matcherdata
+from generator import reproduce
 from helpers import REPO
 
 TORCH = importlib.util.find_spec("torch") is not None

@@ -39,7 +39,7 @@ def real_site(tmp_path_factory):
 
 def test_real_site_builds_strict(real_site):
     root, site = real_site
-    from generator.catalog import SPECIAL_FILES
+    from generator.entries.catalog import SPECIAL_FILES
 
     entries = sorted(p.stem for p in (root / "entries").glob("*.yaml") if p.name not in SPECIAL_FILES)
     assert entries, "the repository has no entries"

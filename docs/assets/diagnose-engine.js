@@ -1,5 +1,5 @@
 /*
- * The diagnose engine in JavaScript: a line-for-line port of generator/engine.py.
+ * The diagnose engine in JavaScript: a line-for-line port of generator/matching/engine.py.
  *
  * Same compiled data (assets/generated/matcher.json), same steps, same verdict JSON:
  * tests/test_parity*.py runs this file under Node on every test log and compares its
@@ -378,7 +378,7 @@
     return lines;
   };
 
-  /* Lines of a log file, as generator/logread.py reads them: split on LF; a final LF
+  /* Lines of a log file, as generator/matching/logread.py reads them: split on LF; a final LF
      starts no line ("a\nb\n" is 2 lines, "" is none). */
   function splitLines(text) {
     var lines = text.split("\n");

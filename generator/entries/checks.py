@@ -11,14 +11,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
-from . import matcherdata, schema
+from ..matching import matcherdata
+from ..matching.engine import Engine, diagnose_text
+from ..matching.templates import TemplateError, compile_template
+from . import schema
 from .catalog import Catalog
 from .codes import BY_CODE
-from .engine import Engine, diagnose_text
 from .loader import Document
-from .patterns import TemplateError, compile_template
 from .problems import Problem
-from .schemacheck import describe, problems_for
+from .validate import describe, problems_for
 
 SCAFFOLD_MARKER = "FILL-IN:"
 _ID = re.compile(schema.ID_PATTERN)

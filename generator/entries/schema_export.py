@@ -1,4 +1,4 @@
-"""Generate the JSON Schema for entries from generator/schema.py.
+"""Generate the JSON Schema for entries from generator/entries/schema.py.
 
 The committed copy lives at schema/entry.schema.json; each entry's first line points editors
 to it (`# yaml-language-server: $schema=../schema/entry.schema.json`). A test fails when the

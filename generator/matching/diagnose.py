@@ -16,13 +16,11 @@ import textwrap
 from pathlib import Path
 from typing import Any, TextIO
 
-import yaml
-
+from ..entries.catalog import load_catalog
+from ..project import Project
 from . import engine as engine_mod
 from . import logread, matcherdata
-from .catalog import Project, load_catalog
 
-DEFAULT_SITE_URL = "https://ml-failure-encyclopedia.github.io/encyclopedia/"
 EVIDENCE_SHOWN = 3  # evidence lines per match in the text report (JSON has up to 5)
 TEXT_WIDTH = 160  # characters of a log line shown in the text report
 
@@ -40,29 +38,12 @@ ROLE_EXPLAINED = {
 }
 
 
-def site_url(root: Path) -> str:
-    """``site_url`` from mkdocs.yml (read line by line: the file holds python tags)."""
-    try:
-        text = (root / "mkdocs.yml").read_text(encoding="utf-8")
-    except OSError:
-        return DEFAULT_SITE_URL
-    for line in text.splitlines():
-        if line.startswith("site_url:"):
-            try:
-                value = yaml.safe_load(line.split(":", 1)[1])
-            except yaml.YAMLError:
-                break
-            if isinstance(value, str) and value.strip():
-                return value.strip() if value.strip().endswith("/") else value.strip() + "/"
-    return DEFAULT_SITE_URL
-
-
 def load_data(root: Path) -> tuple[dict[str, Any], int]:
     """(matcher data with absolute entry URLs, number of entry files with load problems)."""
     catalog = load_catalog(Project(root))
     benign_doc = catalog.benign.data if catalog.benign else None
     benign = benign_doc.get("benign") if isinstance(benign_doc, dict) else None
-    base = site_url(root)
+    base = Project(root).site_url()
     data = matcherdata.build(catalog.entries(), benign if isinstance(benign, list) else [],
                              url_for=lambda entry_id: f"{base}failures/{entry_id}/")
     broken = len({p.path for p in catalog.problems if p.severity == "error"})

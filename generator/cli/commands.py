@@ -9,13 +9,12 @@ import subprocess
 import sys
 from pathlib import Path
 
-from . import pipeline
-from .catalog import Project
-from .codes import CODES
-from .problems import format_problems, summary_line
-from .render import RenderError
-
-PRERENDERED_ENV = "FAILURE_ENCYCLOPEDIA_PRERENDERED"
+from .. import pipeline
+from ..entries.codes import CODES
+from ..entries.problems import format_problems, summary_line
+from ..pipeline import PRERENDERED_ENV
+from ..project import Project
+from ..site.render import RenderError
 
 
 def _err(message: str) -> None:
@@ -89,13 +88,13 @@ def run_serve(root: Path, args: argparse.Namespace) -> int:
 
 
 def run_diagnose(root: Path, args: argparse.Namespace) -> int:
-    from . import diagnose
+    from ..matching import diagnose
 
     return diagnose.run(root, args.files, as_json=args.json)
 
 
 def run_reproduce(root: Path, args: argparse.Namespace) -> int:
-    from . import reproduce
+    from .. import reproduce
 
     return reproduce.run(root, args.ids, record_logs=args.record)
 
@@ -107,7 +106,7 @@ def run_explain(root: Path, args: argparse.Namespace) -> int:
 
 
 def run_schema(root: Path, args: argparse.Namespace) -> int:
-    from .jsonschema import SCHEMA_PATH, render_schema
+    from ..entries.schema_export import SCHEMA_PATH, render_schema
 
     target = root / SCHEMA_PATH
     text = render_schema()
@@ -125,7 +124,7 @@ def run_schema(root: Path, args: argparse.Namespace) -> int:
 
 
 def run_new(root: Path, args: argparse.Namespace) -> int:
-    from . import scaffold
+    from ..entries import scaffold
 
     return scaffold.run(root, args.id, args.from_id)
 

@@ -41,9 +41,9 @@ import multiprocessing
 import os
 import sys
 import threading
+from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
-from collections.abc import Iterator
 from typing import Any
 
 WORKERS_ENV = "FAILURE_ENCYCLOPEDIA_WORKERS"

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any, Iterable
 
 from . import engine
-from .patterns import WORD, TemplateError, compile_template
+from .templates import WORD, TemplateError, compile_template
 
 FORMAT_VERSION = 1
 DEFAULT_WINDOW = 60

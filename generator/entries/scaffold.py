@@ -13,10 +13,11 @@ import re
 import sys
 from pathlib import Path
 
+from ..project import Project
 from . import schema
-from .catalog import Project, load_catalog
+from .catalog import load_catalog
 from .checks import SCAFFOLD_MARKER
-from .jsonschema import SCHEMA_COMMENT
+from .schema_export import SCHEMA_COMMENT
 
 _ID = re.compile(schema.ID_PATTERN)
 

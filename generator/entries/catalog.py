@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import json
-import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..project import Project
 from .loader import Document, load_file
 from .problems import Problem
 
@@ -16,32 +16,6 @@ BENIGN_FILE = "benign.yaml"
 TAXONOMY_FILE = "taxonomy.yaml"
 SPECIAL_FILES = (CATEGORIES_FILE, BENIGN_FILE, TAXONOMY_FILE)
 VERIFIED_FILE = "reproductions/verified.json"  # written by `python -m generator reproduce --record`
-
-
-@dataclass
-class Project:
-    """Where things are. Everything else is derived from the repository root."""
-
-    root: Path
-
-    @property
-    def entries_dir(self) -> Path:
-        return self.root / "entries"
-
-    @property
-    def templates_dir(self) -> Path:
-        return self.root / "templates"
-
-    @property
-    def docs_dir(self) -> Path:
-        return self.root / "docs"
-
-    def display(self, path: Path) -> str:
-        """A path as the reader should see it: relative to the current directory if inside."""
-        try:
-            return os.path.relpath(path.resolve(), Path.cwd())
-        except ValueError:  # pragma: no cover - another drive on Windows
-            return str(path)
 
 
 @dataclass

@@ -14,8 +14,8 @@ import textwrap
 from pathlib import Path
 from typing import Any, TextIO
 
-from .catalog import Project, load_catalog
-from .diagnose import site_url
+from ..entries.catalog import load_catalog
+from ..project import Project
 
 WIDTH = 96
 ROLE_WORDS = {
@@ -118,5 +118,5 @@ def run(root: Path, entry_id: str) -> int:
             print("  list them with: ls entries/, or browse the site's 'All failures' page",
                   file=sys.stderr)
         return 2
-    render(entry, f"{site_url(root)}failures/{entry['id']}/", sys.stdout, former)
+    render(entry, f"{Project(root).site_url()}failures/{entry['id']}/", sys.stdout, former)
     return 0

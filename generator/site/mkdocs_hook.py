@@ -14,10 +14,10 @@ from typing import Any
 
 from mkdocs.exceptions import PluginError
 
-from . import pipeline
-from .catalog import Project
-from .commands import PRERENDERED_ENV
-from .problems import format_problems
+from .. import pipeline
+from ..entries.problems import format_problems
+from ..pipeline import PRERENDERED_ENV
+from ..project import Project
 from .render import RenderError
 
 log = logging.getLogger("mkdocs.hooks.generator")

@@ -1,0 +1,1 @@
+"""Entries: the schema, safe loading, checking and scaffolding of entries/*.yaml."""

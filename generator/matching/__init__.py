@@ -1,0 +1,1 @@
+"""Matching: signature templates, the diagnose engine and the streaming log reader."""

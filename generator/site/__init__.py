@@ -1,0 +1,1 @@
+"""The site: rendering entries to Markdown and the MkDocs integration."""

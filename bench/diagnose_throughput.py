@@ -31,8 +31,8 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 from generator.entries.catalog import load_catalog
-from generator.project import Project
 from generator.matching.templates import TemplateError, compile_template
+from generator.project import Project
 
 RANKS = 8
 
@@ -75,16 +75,11 @@ def failure_blocks(root: Path) -> tuple[list[bytes], list[str]]:
     """Each entry's fingerprint (the failure material) and every literal for grep."""
     catalog = load_catalog(Project(root))
     blocks, literals = [], set()
-    for e in catalog.entries():
-        fp = e.get("fingerprint")
-        if isinstance(fp, str) and fp.strip():
-            blocks.append(fp.encode("utf-8"))
-        for sig in e.get("signatures") or []:
-            if not isinstance(sig, dict):
-                continue
-            for t in [sig.get("template")] + list(sig.get("context") or []):
-                if not isinstance(t, str):
-                    continue
+    for e in catalog.entries:
+        if e.fingerprint.strip():
+            blocks.append(e.fingerprint.encode("utf-8"))
+        for sig in e.signatures:
+            for t in (sig.template, *sig.context):
                 try:
                     literals.update(compile_template(t).literals)
                 except TemplateError:

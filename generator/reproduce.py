@@ -24,6 +24,7 @@ Exit status: 0 every selected reproduction passed (or was skipped), 1 one failed
 
 from __future__ import annotations
 
+import dataclasses
 import datetime
 import json
 import os
@@ -36,9 +37,10 @@ import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, Sequence, TextIO
 
 from .entries.catalog import load_catalog
+from .entries.model import BenignTemplate, Entry, Reproduction
 from .matching import engine as engine_mod
 from .matching import matcherdata
 from .project import Project
@@ -93,37 +95,35 @@ class Outcome:
 
 
 # -- checking (pure: no processes) ------------------------------------------------------------
-def signature_engine(entry: dict[str, Any], benign: list[dict[str, Any]]) -> engine_mod.Engine:
+def signature_engine(entry: Entry, benign: Sequence[BenignTemplate]) -> engine_mod.Engine:
     """An engine whose 'entries' are this entry's signatures, one each ('<id>#<index>'), so
     one pass over a log tells which of its signatures matched, exactly as diagnose would."""
-    pseudo = []
-    for index, sig in enumerate(entry.get("signatures") or []):
-        pseudo.append({"id": f"{entry['id']}#{index}", "role": "root", "title": str(index),
-                       "severity": "", "signatures": [sig]})
+    pseudo = [dataclasses.replace(entry, id=f"{entry.id}#{index}", role="root", title=str(index),
+                                  severity="", signatures=(sig,))
+              for index, sig in enumerate(entry.signatures)]
     return engine_mod.Engine(matcherdata.build(pseudo, benign))
 
 
-def matched_signatures(entry: dict[str, Any], text: str,
-                       benign: list[dict[str, Any]]) -> list[int]:
+def matched_signatures(entry: Entry, text: str, benign: Sequence[BenignTemplate]) -> list[int]:
     verdict = engine_mod.diagnose_text(signature_engine(entry, benign), text)
     return sorted(int(m["id"].rsplit("#", 1)[1]) for m in verdict["matches"])
 
 
-def check_output(entry: dict[str, Any], text: str, engine: engine_mod.Engine,
-                 benign: list[dict[str, Any]]) -> tuple[list[str], list[int], dict[str, Any]]:
+def check_output(entry: Entry, text: str, engine: engine_mod.Engine,
+                 benign: Sequence[BenignTemplate]) -> tuple[list[str], list[int], dict[str, Any]]:
     """(reasons it failed, empty when it passed; matched signature indexes; the verdict)."""
-    entry_id = entry["id"]
+    entry_id = entry.id
     reasons: list[str] = []
     matched = matched_signatures(entry, text, benign)
-    for index, sig in enumerate(entry.get("signatures") or []):
-        if isinstance(sig, dict) and sig.get("reproduced") is True and index not in matched:
+    for index, sig in enumerate(entry.signatures):
+        if sig.reproduced and index not in matched:
             reasons.append(f"signature {index} is marked reproduced but no line of the output "
-                           f"matches it: {sig.get('template')!r}")
+                           f"matches it: {sig.template!r}")
     verdict = engine_mod.diagnose_text(engine, text)
     matches = verdict["matches"]
     ids = [m["id"] for m in matches]
     found = ", ".join(f"{m['id']} ({m['role']})" for m in matches) or "nothing"
-    role = entry.get("role")
+    role = entry.role
     if role == "root":
         if not matches or ids[0] != entry_id:
             reasons.append(f"diagnose did not name {entry_id} as the root cause; it found: {found}")
@@ -159,19 +159,19 @@ def probe_torch() -> Torch | None:
     return Torch(str(info["version"]), bool(info["cuda"]), info.get("gpu"))
 
 
-def command(block: dict[str, Any], port: int) -> list[str]:
-    script = str(block["script"])
-    if block.get("launcher") == "torchrun":
+def command(block: Reproduction, port: int) -> list[str]:
+    script = block.script
+    if block.launcher == "torchrun":
         return [sys.executable, "-m", "torch.distributed.run",
-                "--nproc-per-node", str(block.get("nprocs", 1)),
+                "--nproc-per-node", str(block.nprocs),
                 "--master-addr", "127.0.0.1", "--master-port", str(port), script]
     return [sys.executable, script]
 
 
-def environment(block: dict[str, Any], port: int, tmp: str) -> dict[str, str]:
+def environment(block: Reproduction, port: int, tmp: str) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items()
            if k not in INHERITED_DIST_VARS and not k.startswith("PET_")}
-    env.update({str(k): str(v) for k, v in (block.get("env") or {}).items()})
+    env.update({str(k): str(v) for k, v in block.env.items()})
     env.update(MASTER_ADDR="127.0.0.1", MASTER_PORT=str(port), TMPDIR=tmp,
                PYTHONUNBUFFERED="1", PYTHONIOENCODING="utf-8")
     return env
@@ -184,9 +184,9 @@ def _kill_group(proc: subprocess.Popen[bytes], sig: int) -> None:
         pass
 
 
-def launch(root: Path, block: dict[str, Any]) -> tuple[str, int | None, bool, float]:
+def launch(root: Path, block: Reproduction) -> tuple[str, int | None, bool, float]:
     """Run one reproduction: (output, exit status, killed at the timeout, seconds)."""
-    timeout = float(block.get("timeout", 60))
+    timeout = float(block.timeout)
     port = free_port()
     with tempfile.TemporaryDirectory(prefix="repro-") as tmp:
         start = time.monotonic()
@@ -212,24 +212,21 @@ def launch(root: Path, block: dict[str, Any]) -> tuple[str, int | None, bool, fl
     return text, proc.returncode, timed_out, seconds
 
 
-def _block_problem(block: Any, root: Path) -> str | None:
-    if not isinstance(block, dict):
+def _block_problem(block: Reproduction | None, root: Path) -> str | None:
+    """Why this block cannot run (the schema has checked its fields and launcher)."""
+    if block is None:
         return "no reproduce: block"
-    for key in ("script", "launcher", "nprocs", "needs", "timeout"):
-        if key not in block:
-            return f"reproduce: block lacks '{key}'"
-    if block["launcher"] not in ("torchrun", "python"):
-        return f"reproduce.launcher must be torchrun or python, not {block['launcher']!r}"
-    if not (root / str(block["script"])).is_file():
-        return f"reproduce.script {block['script']} does not exist"
+    if not (root / block.script).is_file():
+        return f"reproduce.script {block.script} does not exist"
     return None
 
 
-def reproduce_one(root: Path, entry: dict[str, Any], engine: engine_mod.Engine,
-                  benign: list[dict[str, Any]], torch: Torch) -> Outcome:
-    entry_id = entry["id"]
-    block = entry["reproduce"]
-    if block.get("needs") == "cuda" and not torch.cuda:
+def reproduce_one(root: Path, entry: Entry, engine: engine_mod.Engine,
+                  benign: Sequence[BenignTemplate], torch: Torch) -> Outcome:
+    entry_id = entry.id
+    block = entry.reproduce
+    assert block is not None  # run() selects entries with a reproduce: block
+    if block.needs == "cuda" and not torch.cuda:
         return Outcome(entry_id, "skip", ["needs cuda; torch.cuda.is_available() is False"])
     text, code, timed_out, seconds = launch(root, block)
     reasons, matched, verdict = check_output(entry, text, engine, benign)
@@ -238,14 +235,14 @@ def reproduce_one(root: Path, entry: dict[str, Any], engine: engine_mod.Engine,
 
 
 # -- recording --------------------------------------------------------------------------------
-def platform(block: dict[str, Any], torch: Torch) -> str:
-    if block.get("needs") == "cuda":
+def platform(block: Reproduction, torch: Torch) -> str:
+    if block.needs == "cuda":
         return f"CUDA, {torch.gpu}" if torch.gpu else "CUDA"
     return "CPU, gloo"
 
 
-def log_path(root: Path, entry_id: str, block: dict[str, Any], torch: Torch) -> Path:
-    kind = "cuda" if block.get("needs") == "cuda" else "cpu"
+def log_path(root: Path, entry_id: str, block: Reproduction, torch: Torch) -> Path:
+    kind = "cuda" if block.needs == "cuda" else "cpu"
     return root / LOGS_DIR / entry_id / f"reproduced-torch-{torch.release}-{kind}.log"
 
 
@@ -256,15 +253,16 @@ def _write_if_changed(path: Path, text: str) -> None:
     path.write_text(text, encoding="utf-8")
 
 
-def record(root: Path, entry: dict[str, Any], outcome: Outcome, torch: Torch,
+def record(root: Path, entry: Entry, outcome: Outcome, torch: Torch,
            today: str) -> list[Path]:
     """Write a passing run's log, its .expect file and its verified.json record."""
-    block = entry["reproduce"]
-    log = log_path(root, entry["id"], block, torch)
+    block = entry.reproduce
+    assert block is not None
+    log = log_path(root, entry.id, block, torch)
     text = outcome.output if outcome.output.endswith("\n") else outcome.output + "\n"
     _write_if_changed(log, text)
     written = [log]
-    if entry.get("role") != "root":  # tests/logs convention: the ranked ids, root cause first
+    if entry.role != "root":  # tests/logs convention: the ranked ids, root cause first
         ranked = [m["id"] for m in (outcome.verdict or {}).get("matches", [])]
         expect = log.with_suffix(".expect")
         _write_if_changed(expect, "".join(i + "\n" for i in ranked))
@@ -276,7 +274,7 @@ def record(root: Path, entry: dict[str, Any], outcome: Outcome, torch: Torch,
             data = {}
     except (OSError, ValueError):
         data = {}
-    data[entry["id"]] = {"torch": torch.release, "platform": platform(block, torch),
+    data[entry.id] = {"torch": torch.release, "platform": platform(block, torch),
                          "date": today, "signatures": outcome.matched}
     _write_if_changed(verified_path,
                       json.dumps(dict(sorted(data.items())), indent=2, ensure_ascii=False) + "\n")
@@ -284,12 +282,12 @@ def record(root: Path, entry: dict[str, Any], outcome: Outcome, torch: Torch,
 
 
 # -- command ----------------------------------------------------------------------------------
-def _report(outcome: Outcome, block: dict[str, Any], out: TextIO) -> None:
-    how = f"{block.get('launcher')} x{block.get('nprocs')}"
+def _report(outcome: Outcome, block: Reproduction, out: TextIO) -> None:
+    how = f"{block.launcher} x{block.nprocs}"
     if outcome.status == "skip":
         print(f"SKIP {outcome.entry_id}: {'; '.join(outcome.reasons)}", file=out)
         return
-    killed = f", killed after {block.get('timeout')} s" if outcome.timed_out else ""
+    killed = f", killed after {block.timeout} s" if outcome.timed_out else ""
     head = (f"{outcome.status.upper()} {outcome.entry_id} ({how}, {outcome.seconds:.1f} s, "
             f"exit {outcome.returncode}{killed})")
     print(head, file=out)
@@ -315,10 +313,8 @@ def run(root: Path, ids: list[str] | None = None, record_logs: bool = False,
         out: TextIO | None = None) -> int:
     out = out or sys.stdout
     catalog = load_catalog(Project(root))
-    entries = {e["id"]: e for e in catalog.entries() if isinstance(e.get("id"), str)}
-    benign_doc = catalog.benign.data if catalog.benign else None
-    benign = benign_doc.get("benign") if isinstance(benign_doc, dict) else None
-    benign = benign if isinstance(benign, list) else []
+    entries = catalog.by_id
+    benign = catalog.benign
     if ids:
         unknown = [i for i in ids if i not in entries]
         if unknown:
@@ -326,21 +322,21 @@ def run(root: Path, ids: list[str] | None = None, record_logs: bool = False,
             return 2
         selected = [entries[i] for i in ids]
     else:
-        selected = [e for _, e in sorted(entries.items()) if "reproduce" in e]
+        selected = [e for e in catalog.entries if e.reproduce is not None]
         if not selected:
             print("error: no entry has a reproduce: block", file=sys.stderr)
             return 2
     for e in selected:
-        problem = _block_problem(e.get("reproduce"), root)
+        problem = _block_problem(e.reproduce, root)
         if problem:
-            print(f"error: {e['id']}: {problem}", file=sys.stderr)
+            print(f"error: {e.id}: {problem}", file=sys.stderr)
             return 2
     torch = probe_torch()
     if torch is None:
         print(f"error: torch cannot be imported by {sys.executable}; install it to run "
               "reproductions (`pip install torch`)", file=sys.stderr)
         return 2
-    engine = engine_mod.Engine(matcherdata.build(catalog.entries(), benign))
+    engine = engine_mod.Engine(catalog.matcher)
     today = datetime.date.today().isoformat()
     print(f"torch {torch.version} ({'CUDA: ' + str(torch.gpu) if torch.cuda else 'no CUDA'}); "
           f"{len(selected)} reproduction(s)", file=out)
@@ -349,7 +345,8 @@ def run(root: Path, ids: list[str] | None = None, record_logs: bool = False,
     for e in selected:
         outcome = reproduce_one(root, e, engine, benign, torch)
         counts[outcome.status] += 1
-        _report(outcome, e["reproduce"], out)
+        assert e.reproduce is not None
+        _report(outcome, e.reproduce, out)
         if record_logs and outcome.status == "pass":
             for path in record(root, e, outcome, torch, today):
                 print(f"     wrote {path.relative_to(root)}", file=out)

@@ -3,6 +3,7 @@ runner, and a buildable copy of the repository's entries for the browser test.""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import shutil
 import subprocess
@@ -11,6 +12,7 @@ from typing import Any
 
 import yaml
 
+from generator.entries.model import BenignTemplate, Entry, Fix, Signature
 from generator.matching import matcherdata
 
 REPO = Path(__file__).resolve().parent.parent
@@ -23,18 +25,21 @@ def node() -> str | None:
 
 
 def entry(entry_id: str, role: str, *templates: str, context: dict[int, list[str]] | None = None,
-          window: int | None = None, severity: str = "high") -> dict[str, Any]:
-    """A minimal entry dict as matcherdata.build reads it."""
+          window: int | None = None, severity: str = "high") -> Entry:
+    """A minimal typed entry: what matcherdata.build reads, the prose left empty."""
     sigs = []
     for i, t in enumerate(templates):
-        sig: dict[str, Any] = {"template": t}
+        sig = Signature(template=t, source="test")
         if context and i in context:
-            sig["context"] = context[i]
+            sig = dataclasses.replace(sig, context=tuple(context[i]))
             if window:
-                sig["window"] = window
+                sig = dataclasses.replace(sig, window=window)
         sigs.append(sig)
-    return {"id": entry_id, "title": entry_id.replace("-", " "), "role": role,
-            "severity": severity, "signatures": sigs, "fix": {"summary": f"fix {entry_id}"}}
+    return Entry(id=entry_id, title=entry_id.replace("-", " "), category="", component="",
+                 severity=severity, role=role, tags=(), signatures=tuple(sigs), summary="",
+                 mechanism="", observations=(), symptoms=(), affects=(), confirm=(),
+                 fingerprint="", fix=Fix(summary=f"fix {entry_id}", steps=(), why="", verify=""),
+                 faq=(), related=(), references=())
 
 
 # A small catalogue with real message texts: enough to exercise ranking and context.
@@ -55,8 +60,9 @@ SMALL_ENTRIES = [
           "NCCL error in: {token}, unhandled system error (run with NCCL_DEBUG=INFO for details), NCCL version {token}"),
 ]
 SMALL_BENIGN = [
-    {"template": "NCCL INFO Channel {token} : {text}"},
-    {"template": "destroy_process_group() was not called before program exit, which can leak resources."},
+    BenignTemplate("NCCL INFO Channel {token} : {text}", source="test"),
+    BenignTemplate("destroy_process_group() was not called before program exit, which can leak "
+                   "resources.", source="test"),
 ]
 
 

@@ -7,12 +7,12 @@ import shutil
 from pathlib import Path
 
 import pytest
+from helpers import FIXTURES, compare_golden
 
 from generator.entries import checks
 from generator.entries.catalog import load_catalog
-from generator.project import Project
 from generator.entries.codes import CODES
-from helpers import FIXTURES, compare_golden
+from generator.project import Project
 
 BAD = FIXTURES / "bad"
 CASES = sorted(p.name for p in BAD.iterdir() if p.is_dir())

@@ -10,10 +10,10 @@ import subprocess
 import sys
 
 import pytest
+from helpers import FIXTURES, REPO, make_project
 
 from generator.entries import schema
 from generator.entries.schema_export import SCHEMA_PATH, render_schema
-from helpers import FIXTURES, REPO, make_project
 
 
 def run(root, *args):

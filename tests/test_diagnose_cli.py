@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import gzip
 import json
 import os
@@ -23,18 +24,28 @@ WATCHDOG = ("[rank1]:[E1105 03:14:22.518273910 ProcessGroupNCCL.cpp:632] [Rank 1
             "NumelOut=1, Timeout(ms)=600000) ran for 600043 milliseconds before timing out.")
 
 
+def _plain(value):
+    """A typed entry as the YAML mapping that would load into it."""
+    if dataclasses.is_dataclass(value):
+        return {f.name: _plain(getattr(value, f.name)) for f in dataclasses.fields(value)
+                if f.name != "document" and getattr(value, f.name) is not None}
+    if isinstance(value, (tuple, list)):
+        return [_plain(v) for v in value]
+    return value
+
+
 @pytest.fixture
 def project(tmp_path, monkeypatch):
     root = tmp_path / "project"
     (root / "entries").mkdir(parents=True)
     shutil.copy(REPO / "mkdocs.yml", root / "mkdocs.yml")
     for e in SMALL_ENTRIES:
-        data = dict(e, summary=f"What {e['id']} is.",
-                    fix=dict(e["fix"], steps=["First step.", "Second step."], verify="It works."))
-        (root / "entries" / f"{e['id']}.yaml").write_text(yaml.safe_dump(data, sort_keys=False),
-                                                         encoding="utf-8")
-    (root / "entries" / "benign.yaml").write_text(yaml.safe_dump({"benign": SMALL_BENIGN}),
-                                                  encoding="utf-8")
+        e = dataclasses.replace(e, summary=f"What {e.id} is.", fix=dataclasses.replace(
+            e.fix, steps=("First step.", "Second step."), verify="It works."))
+        (root / "entries" / f"{e.id}.yaml").write_text(
+            yaml.safe_dump(_plain(e), sort_keys=False), encoding="utf-8")
+    (root / "entries" / "benign.yaml").write_text(
+        yaml.safe_dump({"benign": [_plain(b) for b in SMALL_BENIGN]}), encoding="utf-8")
     monkeypatch.chdir(root)
     return root
 

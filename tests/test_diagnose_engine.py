@@ -3,6 +3,8 @@ ranking (root > collateral > wrapper, context beats generic, earliest first)."""
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 from diagnose_support import SMALL_BENIGN, SMALL_ENTRIES, entry, small_data
 
@@ -200,7 +202,7 @@ def test_weak_signature_ranks_after_a_later_root():
     """An anomaly-mode warning printed first must not hide the real error printed after it."""
     nan = entry("nan-in-backward", "root",
                 "Error detected in {word}. Traceback of forward call that caused the error:")
-    nan["signatures"][0]["weak"] = True
+    nan = dataclasses.replace(nan, signatures=(dataclasses.replace(nan.signatures[0], weak=True),))
     data = matcherdata.build([nan, entry("cuda-oom", "root",
                                          "CUDA out of memory. Tried to allocate {size}")], [])
     log = ("[rank0]: UserWarning: Error detected in MmBackward0. Traceback of forward call that "

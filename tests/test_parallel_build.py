@@ -9,9 +9,9 @@ import subprocess
 import sys
 
 import pytest
+from helpers import REPO, make_project
 
 from generator.site import mkdocs_parallel
-from helpers import REPO, make_project
 
 
 def mkdocs_build(root, site, workers):

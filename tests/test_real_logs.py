@@ -7,12 +7,11 @@ from __future__ import annotations
 import csv
 
 import pytest
-
-from generator.matching import matcherdata
-from generator.entries.catalog import load_catalog
-from generator.project import Project
-from generator.matching.engine import Engine, diagnose_text
 from helpers import REPO
+
+from generator.entries.catalog import load_catalog
+from generator.matching.engine import Engine, diagnose_text
+from generator.project import Project
 
 LOGS = REPO / "tests" / "real_logs"
 
@@ -24,9 +23,7 @@ def labels() -> list[dict[str, str]]:
 
 @pytest.fixture(scope="module")
 def engine() -> Engine:
-    catalog = load_catalog(Project(REPO))
-    benign = catalog.benign.data["benign"] if catalog.benign else []
-    return Engine(matcherdata.build(catalog.entries(), benign))
+    return Engine(load_catalog(Project(REPO)).matcher)
 
 
 @pytest.mark.parametrize("row", labels(), ids=lambda r: r["file"])

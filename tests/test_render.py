@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import pytest
+from helpers import compare_golden, make_project
 
 from generator import pipeline
 from generator.project import Project
 from generator.site.render import GENERATED_MARKER, RenderError
-from helpers import compare_golden, make_project
 
 
 @pytest.fixture

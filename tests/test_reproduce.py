@@ -7,6 +7,7 @@ Run only the real reproductions with ``python -m pytest -m repro``; skip them wi
 
 from __future__ import annotations
 
+import dataclasses
 import importlib.util
 import io
 import json
@@ -14,12 +15,13 @@ from pathlib import Path
 
 import pytest
 import yaml
-
 from diagnose_support import entry
+from helpers import REPO
+
+from generator import reproduce
+from generator.entries.model import BenignTemplate, Entry, Reproduction
 from generator.matching import engine as engine_mod
 from generator.matching import matcherdata
-from generator import reproduce
-from helpers import REPO
 
 TORCH = importlib.util.find_spec("torch") is not None
 
@@ -123,11 +125,11 @@ CHILD = entry("elastic-child-failed", "wrapper",
               "failed (exitcode: {n}) local_rank: {n} (pid: {n}) of")
 ALLREDUCE_ROOT = entry("allreduce-root", "root", "Connection closed by peer {token}",
                        context={0: ["in all_reduce"]}, window=5)
-BENIGN = [{"template": "Setting OMP_NUM_THREADS environment variable for each process to be 1 "
-                       "in default"}]
+BENIGN = [BenignTemplate("Setting OMP_NUM_THREADS environment variable for each process to be 1 "
+                         "in default", source="test")]
 
 
-def _check(e: dict, text: str, others: list[dict] | None = None):
+def _check(e: Entry, text: str, others: list[Entry] | None = None):
     entries = [DATALOADER, GLOO, CHILD] + (others or [])
     if e not in entries:
         entries.append(e)
@@ -135,10 +137,10 @@ def _check(e: dict, text: str, others: list[dict] | None = None):
     return reproduce.check_output(e, text, eng, BENIGN)
 
 
-def _marked(e: dict, *indexes: int) -> dict:
-    copy = dict(e, signatures=[dict(s) for s in e["signatures"]])
-    for i in indexes:
-        copy["signatures"][i]["reproduced"] = True
+def _marked(e: Entry, *indexes: int) -> Entry:
+    copy = dataclasses.replace(e, signatures=tuple(
+        dataclasses.replace(s, reproduced=True) if i in indexes else s
+        for i, s in enumerate(e.signatures)))
     return copy
 
 
@@ -172,7 +174,7 @@ def test_root_entry_absent_fails() -> None:
 def test_collateral_and_wrapper_pass_behind_a_root() -> None:
     for e in (_marked(GLOO, 1), _marked(CHILD, 0, 1)):
         reasons, matched, _ = _check(e, CASCADE)
-        assert reasons == [], e["id"]
+        assert reasons == [], e.id
     assert _check(GLOO, CASCADE)[1] == [1]
 
 
@@ -198,12 +200,12 @@ def test_signature_matching_is_the_engines() -> None:
 
 
 def test_command_and_environment(monkeypatch: pytest.MonkeyPatch) -> None:
-    block = {"script": "reproductions/x.py", "launcher": "torchrun", "nprocs": 3, "needs": "cpu",
-             "timeout": 9, "env": {"TORCH_DISTRIBUTED_DEBUG": "DETAIL"}}
+    block = Reproduction(script="reproductions/x.py", launcher="torchrun", nprocs=3, needs="cpu",
+                         timeout=9, env={"TORCH_DISTRIBUTED_DEBUG": "DETAIL"})
     cmd = reproduce.command(block, 4242)
     assert cmd[1:] == ["-m", "torch.distributed.run", "--nproc-per-node", "3", "--master-addr",
                        "127.0.0.1", "--master-port", "4242", "reproductions/x.py"]
-    assert reproduce.command(dict(block, launcher="python"), 1)[1:] == ["reproductions/x.py"]
+    assert reproduce.command(dataclasses.replace(block, launcher="python"), 1)[1:] == ["reproductions/x.py"]
     monkeypatch.setenv("RANK", "5")
     monkeypatch.setenv("MASTER_PORT", "1")
     monkeypatch.setenv("PET_NPROC_PER_NODE", "8")
@@ -216,15 +218,15 @@ def test_command_and_environment(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def test_record_writes_logs_expect_and_verified_json(tmp_path: Path) -> None:
     torch = reproduce.Torch("2.13.0+cpu", False)
-    block = {"script": "reproductions/x.py", "launcher": "torchrun", "nprocs": 2, "needs": "cpu",
-             "timeout": 60}
+    block = Reproduction(script="reproductions/x.py", launcher="torchrun", nprocs=2, needs="cpu",
+                         timeout=60)
     (tmp_path / "reproductions").mkdir()
     (tmp_path / reproduce.VERIFIED_FILE).write_text('{"zz-other": {"torch": "2.0.0"}}\n')
     for e in (DATALOADER, GLOO):
         reasons, matched, verdict = _check(e, CASCADE)
-        outcome = reproduce.Outcome(e["id"], "pass", reasons, matched, verdict, CASCADE)
-        written = reproduce.record(tmp_path, dict(e, reproduce=block), outcome, torch, "2026-01-02")
-        log = tmp_path / "tests" / "logs" / e["id"] / "reproduced-torch-2.13.0-cpu.log"
+        outcome = reproduce.Outcome(e.id, "pass", reasons, matched, verdict, CASCADE)
+        written = reproduce.record(tmp_path, dataclasses.replace(e, reproduce=block), outcome, torch, "2026-01-02")
+        log = tmp_path / "tests" / "logs" / e.id / "reproduced-torch-2.13.0-cpu.log"
         assert written[0] == log and log.read_text() == CASCADE
     assert not (tmp_path / "tests/logs/dataloader-worker-exited/reproduced-torch-2.13.0-cpu.expect"
                 ).exists()

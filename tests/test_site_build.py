@@ -10,7 +10,6 @@ import subprocess
 import sys
 
 import pytest
-
 from helpers import REPO, make_project
 
 

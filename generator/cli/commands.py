@@ -36,7 +36,7 @@ def run_check(root: Path, args: argparse.Namespace) -> int:
     if text:
         print(text)
     if args.format == "text":
-        files = len(args.paths) or len(result.catalog.docs)
+        files = len(args.paths) or len(result.catalog.sources.docs)
         _err(summary_line(result.problems, files))
     return 1 if result.problems else 0
 
@@ -50,11 +50,11 @@ def _render(root: Path) -> int:
         return 2
     if result.problems:
         print(format_problems(result.problems, "text"))
-        _err(summary_line(result.problems, len(result.catalog.docs)))
+        _err(summary_line(result.problems, len(result.catalog.sources.docs)))
     if result.errors:
         _err("not rendered: fix the errors above first")
         return 1
-    _err(f"rendered {len(result.catalog.docs)} entries: {len(result.written)} file(s) written, "
+    _err(f"rendered {len(result.catalog.sources.docs)} entries: {len(result.written)} file(s) written, "
          f"{len(result.removed)} removed")
     return 0
 

@@ -104,7 +104,8 @@ def run(root: Path, entry_id: str) -> int:
             stream.reconfigure(errors="replace")  # type: ignore[union-attr]
         except (AttributeError, ValueError):  # pragma: no cover - replaced streams
             pass
-    entries = load_catalog(Project(root)).entries()
+    # the report below reads each entry's mapping as written
+    entries = [e.as_written() for e in load_catalog(Project(root)).entries]
     entry, former = _find(entries, entry_id)
     if entry is None:
         ids = sorted(str(e["id"]) for e in entries if isinstance(e.get("id"), str))

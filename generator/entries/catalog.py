@@ -1,14 +1,23 @@
-"""Find and load the project's YAML: entries, categories and benign noise."""
+"""Find and load the project's YAML (entries, categories, benign noise, taxonomy), and turn
+what passed the schema into the typed Catalog.
+
+Two stages: `load_sources` reads every file with positions (what the checker needs, valid or
+not); `catalog_from` converts the files that fit the model into frozen dataclasses and holds
+the one compiled matcher that checking and rendering share.
+"""
 
 from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from ..project import Project
+from . import model
 from .loader import Document, load_file
+from .model import BenignTemplate, Entry, Group, ModelError, TaxonomySection
 from .problems import Problem
 
 CATEGORIES_FILE = "categories.yaml"
@@ -19,7 +28,9 @@ VERIFIED_FILE = "reproductions/verified.json"  # written by `python -m generator
 
 
 @dataclass
-class Catalog:
+class Sources:
+    """The project's files as loaded: plain data with positions, valid or not."""
+
     project: Project
     docs: list[Document] = field(default_factory=list)  # entry documents, sorted by path
     categories: Document | None = None
@@ -28,8 +39,44 @@ class Catalog:
     verified: dict[str, Any] = field(default_factory=dict)  # id -> reproduction record
     problems: list[Problem] = field(default_factory=list)  # load problems
 
-    def entries(self) -> list[dict[str, Any]]:
-        return [d.data for d in self.docs if isinstance(d.data, dict)]
+
+@dataclass
+class Catalog:
+    """Every entry that fits the model, with the shared definitions, typed."""
+
+    sources: Sources
+    entries: tuple[Entry, ...]  # sorted by id
+    categories: dict[str, Group]
+    components: dict[str, Group]
+    benign: tuple[BenignTemplate, ...]
+    taxonomy: tuple[TaxonomySection, ...]
+
+    @property
+    def project(self) -> Project:
+        return self.sources.project
+
+    @property
+    def verified(self) -> dict[str, Any]:
+        return self.sources.verified
+
+    @property
+    def problems(self) -> list[Problem]:
+        """Problems met while loading (the checker reports the rest)."""
+        return self.sources.problems
+
+    @cached_property
+    def by_id(self) -> dict[str, Entry]:
+        return {e.id: e for e in self.entries}
+
+    @cached_property
+    def matcher(self) -> dict[str, Any]:
+        """The compiled matcher data, entry URLs relative to the site root (matcher.json)."""
+        return self.matcher_with_urls(lambda entry_id: f"failures/{entry_id}/")
+
+    def matcher_with_urls(self, url_for: Callable[[str], str]) -> dict[str, Any]:
+        from ..matching import matcherdata  # matching depends on entries, not the reverse
+
+        return matcherdata.build(self.entries, self.benign, url_for=url_for)
 
 
 def entry_files(project: Project) -> list[Path]:
@@ -38,13 +85,9 @@ def entry_files(project: Project) -> list[Path]:
     return sorted(p for p in project.entries_dir.glob("*.yaml") if p.name not in SPECIAL_FILES)
 
 
-def load_catalog(project: Project, only: list[Path] | None = None) -> Catalog:
-    """Load every entry (or only the given files) plus the shared definition files.
-
-    Cross-entry checks always need every entry, so `only` narrows which files' problems
-    are reported, not which entries are loaded.
-    """
-    cat = Catalog(project)
+def load_sources(project: Project) -> Sources:
+    """Load every entry file plus the shared definition files."""
+    cat = Sources(project)
     for path in entry_files(project):
         doc, problems = load_file(path, project.display(path))
         cat.docs.append(doc)
@@ -72,3 +115,38 @@ def load_catalog(project: Project, only: list[Path] | None = None) -> Catalog:
             if isinstance(data, dict):
                 cat.verified = data
     return cat
+
+
+def _typed(kind: type, doc: Document | None, key: str) -> list[Any]:
+    """The items under `key` of a definition file that fit `kind`; the checker reports the rest."""
+    data = doc.data.get(key) if doc is not None and isinstance(doc.data, dict) else None
+    items = data.items() if isinstance(data, dict) else enumerate(data) if isinstance(data, list) else ()
+    out = []
+    for name, value in items:
+        try:
+            out.append((name, model.build(kind, value)))
+        except ModelError:
+            continue
+    return out
+
+
+def catalog_from(sources: Sources) -> Catalog:
+    """The typed catalog: entry files that fit the model (the checker reports the others)."""
+    entries = []
+    for doc in sources.docs:
+        try:
+            entries.append(model.entry_from(doc))
+        except ModelError:
+            continue
+    return Catalog(
+        sources=sources,
+        entries=tuple(sorted(entries, key=lambda e: e.id)),
+        categories=dict(_typed(Group, sources.categories, "categories")),
+        components=dict(_typed(Group, sources.categories, "components")),
+        benign=tuple(b for _, b in _typed(BenignTemplate, sources.benign, "benign")),
+        taxonomy=tuple(s for _, s in _typed(TaxonomySection, sources.taxonomy, "taxonomy")),
+    )
+
+
+def load_catalog(project: Project) -> Catalog:
+    return catalog_from(load_sources(project))

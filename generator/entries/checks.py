@@ -11,7 +11,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
-from ..matching import matcherdata
 from ..matching.engine import Engine, diagnose_text
 from ..matching.templates import TemplateError, compile_template
 from . import schema
@@ -261,7 +260,7 @@ ENTRY_CHECKS: tuple[Callable[[Document, Context], list[Problem]], ...] = (
 # -- cross-entry checks ---------------------------------------------------------------
 
 def _valid_docs(catalog: Catalog) -> list[Document]:
-    return [d for d in catalog.docs if isinstance(d.data, dict) and isinstance(d.data.get("id"), str)]
+    return [d for d in catalog.sources.docs if isinstance(d.data, dict) and isinstance(d.data.get("id"), str)]
 
 
 def check_unique_ids(catalog: Catalog) -> list[Problem]:
@@ -312,43 +311,37 @@ def check_related(catalog: Catalog) -> list[Problem]:
 def check_fingerprints(catalog: Catalog) -> list[Problem]:
     """Each fingerprint must be recognised as its own entry, first among its role."""
     out = []
-    docs = _valid_docs(catalog)
-    benign = catalog.benign.data.get("benign", []) if catalog.benign and isinstance(catalog.benign.data, dict) else []
-    data = matcherdata.build([d.data for d in docs], benign if isinstance(benign, list) else [])
+    data = catalog.matcher
     engine = Engine(data)
     with_signatures = {s["entry"] for s in data["signatures"]}
-    for doc in docs:
-        fp = doc.data.get("fingerprint")
-        entry_id = doc.data["id"]
-        if not isinstance(fp, str) or not fp.strip() or entry_id not in data["entries"]:
-            continue
-        if entry_id not in with_signatures:
+    for entry in catalog.entries:
+        doc = entry.document
+        if doc is None or not entry.fingerprint.strip() or entry.id not in with_signatures:
             continue  # no compilable signature: E117 or E101 already says why
-        verdict = diagnose_text(engine, fp)
+        verdict = diagnose_text(engine, entry.fingerprint)
         ids = [m["id"] for m in verdict["matches"]]
-        if entry_id not in ids:
+        if entry.id not in ids:
             out.append(_problem(doc, ("fingerprint",), "E118",
-                                f"no signature of '{entry_id}' matches its fingerprint"))
+                                f"no signature of '{entry.id}' matches its fingerprint"))
             continue
-        role = doc.data.get("role")
-        mine = next(m for m in verdict["matches"] if m["id"] == entry_id)
+        mine = next(m for m in verdict["matches"] if m["id"] == entry.id)
         for other in verdict["matches"]:
-            if other["id"] == entry_id:
+            if other["id"] == entry.id:
                 break
             # only a strictly better claim is a collision; an exact tie (same line, same
             # specificity) is ordered by id and left to review
             better = (other["specific"], -other["line"]) > (mine["specific"], -mine["line"])
-            if other["role"] == role and better:
+            if other["role"] == entry.role and better:
                 out.append(_problem(doc, ("fingerprint",), "E119",
                                     f"the fingerprint is diagnosed as '{other['id']}' before "
-                                    f"'{entry_id}'; make a signature more specific (context) "
+                                    f"'{entry.id}'; make a signature more specific (context) "
                                     f"or fix '{other['id']}'"))
                 break
     return out
 
 
 def check_benign(catalog: Catalog) -> list[Problem]:
-    doc = catalog.benign
+    doc = catalog.sources.benign
     out: list[Problem] = []
     if doc is None or not isinstance(doc.data, dict):
         return out
@@ -368,7 +361,7 @@ def check_benign(catalog: Catalog) -> list[Problem]:
 
 
 def check_categories_file(catalog: Catalog) -> list[Problem]:
-    doc = catalog.categories
+    doc = catalog.sources.categories
     if doc is None or not isinstance(doc.data, dict):
         return []
     return [
@@ -384,7 +377,7 @@ CATALOG_CHECKS: tuple[Callable[[Catalog], list[Problem]], ...] = (
 
 def context_for(catalog: Catalog) -> Context:
     ctx = Context()
-    data = catalog.categories.data if catalog.categories else None
+    data = catalog.sources.categories.data if catalog.sources.categories else None
     if isinstance(data, dict):
         if isinstance(data.get("categories"), dict):
             ctx.categories = set(data["categories"])
@@ -397,7 +390,7 @@ def check_catalog(catalog: Catalog) -> list[Problem]:
     """Every problem of every file, sorted."""
     problems = list(catalog.problems)
     ctx = context_for(catalog)
-    for doc in catalog.docs:
+    for doc in catalog.sources.docs:
         if isinstance(doc.data, dict):
             for check in ENTRY_CHECKS:
                 problems.extend(check(doc, ctx))

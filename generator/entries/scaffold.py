@@ -15,7 +15,7 @@ from pathlib import Path
 
 from ..project import Project
 from . import schema
-from .catalog import load_catalog
+from .catalog import load_sources
 from .checks import SCAFFOLD_MARKER
 from .schema_export import SCHEMA_COMMENT
 
@@ -96,8 +96,8 @@ def run(root: Path, entry_id: str, from_id: str | None) -> int:
     if target.exists():
         print(f"error: {project.display(target)} already exists; not overwriting it", file=sys.stderr)
         return 2
-    catalog = load_catalog(project)
-    entries = {e.get("id"): e for e in catalog.entries()}
+    sources = load_sources(project)  # every file, valid or not: an id is taken once written
+    entries = {d.data.get("id"): d.data for d in sources.docs if isinstance(d.data, dict)}
     former = {old for e in entries.values() for old in (e.get("former_ids") or []) if isinstance(old, str)}
     if entry_id in entries:
         print(f"error: id '{entry_id}' is already used", file=sys.stderr)

@@ -19,7 +19,7 @@ from typing import Any, TextIO
 from ..entries.catalog import load_catalog
 from ..project import Project
 from . import engine as engine_mod
-from . import logread, matcherdata
+from . import logread
 
 EVIDENCE_SHOWN = 3  # evidence lines per match in the text report (JSON has up to 5)
 TEXT_WIDTH = 160  # characters of a log line shown in the text report
@@ -40,12 +40,10 @@ ROLE_EXPLAINED = {
 
 def load_data(root: Path) -> tuple[dict[str, Any], int]:
     """(matcher data with absolute entry URLs, number of entry files with load problems)."""
-    catalog = load_catalog(Project(root))
-    benign_doc = catalog.benign.data if catalog.benign else None
-    benign = benign_doc.get("benign") if isinstance(benign_doc, dict) else None
-    base = Project(root).site_url()
-    data = matcherdata.build(catalog.entries(), benign if isinstance(benign, list) else [],
-                             url_for=lambda entry_id: f"{base}failures/{entry_id}/")
+    project = Project(root)
+    catalog = load_catalog(project)
+    base = project.site_url()
+    data = catalog.matcher_with_urls(lambda entry_id: f"{base}failures/{entry_id}/")
     broken = len({p.path for p in catalog.problems if p.severity == "error"})
     return data, broken
 

@@ -7,13 +7,13 @@ not compile are left out (the checker reports them).
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable
 
+from ..entries.model import DEFAULT_WINDOW, BenignTemplate, Entry
 from . import engine
 from .templates import WORD, TemplateError, compile_template
 
 FORMAT_VERSION = 1
-DEFAULT_WINDOW = 60
 
 
 def _compiled(template: str) -> dict[str, str] | None:
@@ -39,42 +39,32 @@ def _choose_keys(items: list[dict[str, Any]]) -> None:
         item["key"] = min(words, key=lambda w: (counts[w], -len(w), w)) if words else ""
 
 
-def build(entries: Iterable[dict[str, Any]], benign: Iterable[dict[str, Any]],
-          url_for: Any = lambda entry_id: f"failures/{entry_id}/") -> dict[str, Any]:
+def build(entries: Iterable[Entry], benign: Iterable[BenignTemplate],
+          url_for: Callable[[str], str] = lambda entry_id: f"failures/{entry_id}/") -> dict[str, Any]:
     meta: dict[str, Any] = {}
     signatures: list[dict[str, Any]] = []
-    for e in sorted(entries, key=lambda e: str(e.get("id"))):
-        entry_id = e.get("id")
-        role = e.get("role")
-        if not isinstance(entry_id, str) or not isinstance(role, str) or role not in engine.ROLE_ORDER:
-            continue
-        fix = e.get("fix") if isinstance(e.get("fix"), dict) else {}
-        meta[entry_id] = {
-            "title": str(e.get("title", entry_id)),
-            "role": e["role"],
-            "severity": str(e.get("severity", "")),
-            "url": url_for(entry_id),
-            "fix": str(fix.get("summary", "")).strip(),
+    for e in sorted(entries, key=lambda e: e.id):
+        meta[e.id] = {
+            "title": e.title,
+            "role": e.role,
+            "severity": e.severity,
+            "url": url_for(e.id),
+            "fix": e.fix.summary.strip(),
         }
-        for index, sig in enumerate(e.get("signatures") or []):
-            if not isinstance(sig, dict) or not isinstance(sig.get("template"), str):
-                continue
-            main = _compiled(sig["template"])
+        for index, sig in enumerate(e.signatures):
+            main = _compiled(sig.template)
             if main is None:
                 continue
-            context = [c for c in (_compiled(t) for t in sig.get("context") or []
-                                   if isinstance(t, str)) if c is not None]
-            window = sig.get("window")
+            context = [c for c in (_compiled(t) for t in sig.context) if c is not None]
             signatures.append({
-                "entry": entry_id,
+                "entry": e.id,
                 "index": index,
                 **main,
                 "context": context,
-                "window": window if isinstance(window, int) and window > 0 else DEFAULT_WINDOW,
-                "weak": sig.get("weak") is True,
+                "window": sig.window if sig.window > 0 else DEFAULT_WINDOW,
+                "weak": sig.weak,
             })
-    benign_patterns = [c for c in (_compiled(b.get("template", "")) for b in benign
-                                   if isinstance(b, dict)) if c is not None]
+    benign_patterns = [c for c in (_compiled(b.template) for b in benign) if c is not None]
     _choose_keys(benign_patterns + signatures + [c for s in signatures for c in s["context"]])
     return {
         "format": FORMAT_VERSION,

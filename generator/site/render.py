@@ -17,7 +17,7 @@ import jinja2
 
 from ..entries.catalog import Catalog
 from ..entries.codes import CODES
-from ..matching import matcherdata
+from ..entries.model import Entry, Group, TaxonomySection
 from ..matching.templates import holes_help
 from ..project import Project
 
@@ -50,15 +50,15 @@ class RenderError(Exception):
 class Site:
     """Everything the templates need, derived once from the catalog."""
 
-    entries: list[dict[str, Any]]
-    by_id: dict[str, dict[str, Any]]
-    categories: dict[str, dict[str, Any]]
-    components: dict[str, dict[str, Any]]
+    entries: tuple[Entry, ...]
+    by_id: dict[str, Entry]
+    categories: dict[str, Group]
+    components: dict[str, Group]
     referenced_by: dict[str, list[str]] = field(default_factory=dict)
     tags: dict[str, list[str]] = field(default_factory=dict)
     edit_base: str = ""
     reproduced: dict[str, Any] = field(default_factory=dict)  # id -> verified.json record
-    taxonomy: list[dict[str, Any]] = field(default_factory=list)  # [{section, ids}]
+    taxonomy: tuple[TaxonomySection, ...] = ()
 
 
 def _environment(templates_dir: Path) -> jinja2.Environment:
@@ -95,19 +95,14 @@ def _fence(text: str) -> str:
 
 
 def build_site(catalog: Catalog, edit_base: str) -> Site:
-    entries = sorted(catalog.entries(), key=lambda e: e["id"])
-    by_id = {e["id"]: e for e in entries}
-    cats = catalog.categories.data if catalog.categories and isinstance(catalog.categories.data, dict) else {}
-    site = Site(entries, by_id, dict(cats.get("categories") or {}), dict(cats.get("components") or {}),
-                edit_base=edit_base, reproduced=dict(catalog.verified))
-    tax = catalog.taxonomy.data if catalog.taxonomy and isinstance(catalog.taxonomy.data, dict) else {}
-    site.taxonomy = [s for s in tax.get("taxonomy") or [] if isinstance(s, dict)]
-    for e in entries:
-        for rid in e.get("related") or []:
-            if rid in by_id:
-                site.referenced_by.setdefault(rid, []).append(e["id"])
-        for tag in e.get("tags") or []:
-            site.tags.setdefault(tag, []).append(e["id"])
+    site = Site(catalog.entries, catalog.by_id, catalog.categories, catalog.components,
+                edit_base=edit_base, reproduced=dict(catalog.verified), taxonomy=catalog.taxonomy)
+    for e in catalog.entries:
+        for rid in e.related:
+            if rid in catalog.by_id:
+                site.referenced_by.setdefault(rid, []).append(e.id)
+        for tag in e.tags:
+            site.tags.setdefault(tag, []).append(e.id)
     for v in site.referenced_by.values():
         v.sort()
     site.tags = {k: sorted(v) for k, v in sorted(site.tags.items())}
@@ -117,12 +112,12 @@ def build_site(catalog: Catalog, edit_base: str) -> Site:
 def _signature_rows(site: Site) -> list[dict[str, Any]]:
     rows = []
     for e in site.entries:
-        for sig in e.get("signatures") or []:
-            rows.append({"template": sig["template"], "id": e["id"], "title": e["title"],
-                         "role": e["role"], "versions": sig.get("versions", "")})
-        for quoted in e.get("also_quoted_as") or []:
-            rows.append({"template": quoted, "id": e["id"], "title": e["title"],
-                         "role": e["role"], "versions": "", "quoted": True})
+        for sig in e.signatures:
+            rows.append({"template": sig.template, "id": e.id, "title": e.title,
+                         "role": e.role, "versions": sig.versions or "", "quoted": False})
+        for quoted in e.also_quoted_as:
+            rows.append({"template": quoted, "id": e.id, "title": e.title,
+                         "role": e.role, "versions": "", "quoted": True})
     return sorted(rows, key=lambda r: (r["template"].lower(), r["id"]))
 
 
@@ -137,16 +132,16 @@ def plan(catalog: Catalog, project: Project, edit_base: str) -> Iterator[tuple[s
         return path, text.rstrip("\n") + "\n"
 
     for e in site.entries:
-        yield page(f"failures/{e['id']}.md", "entry.md.j2", e=e)
-        for old in e.get("former_ids") or []:
+        yield page(f"failures/{e.id}.md", "entry.md.j2", e=e)
+        for old in e.former_ids:
             yield page(f"failures/{old}.md", "redirect.md.j2", old=old, e=e)
     yield page("failures/index.md", "failures-index.md.j2")
     for cat_id in sorted(site.categories):
-        members = [e for e in site.entries if e.get("category") == cat_id]
+        members = [e for e in site.entries if e.category == cat_id]
         yield page(f"browse/category-{cat_id}.md", "group.md.j2", kind="Category", group_id=cat_id,
              group=site.categories[cat_id], members=members)
     for comp_id in sorted(site.components):
-        members = [e for e in site.entries if e.get("component") == comp_id]
+        members = [e for e in site.entries if e.component == comp_id]
         yield page(f"browse/component-{comp_id}.md", "group.md.j2", kind="Component", group_id=comp_id,
              group=site.components[comp_id], members=members)
     yield page("browse/index.md", "browse.md.j2")
@@ -159,11 +154,10 @@ def plan(catalog: Catalog, project: Project, edit_base: str) -> Iterator[tuple[s
     if contributing.is_file():
         yield page("contributing.md", "contributing.md.j2",
              body=contributing.read_text(encoding="utf-8"))
-    benign = catalog.benign.data.get("benign", []) if catalog.benign and isinstance(catalog.benign.data, dict) else []
-    data = matcherdata.build(site.entries, benign, url_for=lambda i: f"failures/{i}/")
     yield "assets/generated/matcher.json", json.dumps(
-        data, sort_keys=True, ensure_ascii=False, separators=(",", ":")) + "\n"
-    exported = [{"url": f"failures/{e['id']}/", **{k: e[k] for k in EXPORT_FIELDS if k in e}}
+        catalog.matcher, sort_keys=True, ensure_ascii=False, separators=(",", ":")) + "\n"
+    exported = [{"url": f"failures/{e.id}/",
+                 **{k: v for k, v in e.as_written().items() if k in EXPORT_FIELDS}}
                 for e in site.entries]
     yield "assets/generated/entries.json", json.dumps(
         {"format": 1, "entries": exported}, sort_keys=True, ensure_ascii=False, indent=1) + "\n"

@@ -114,7 +114,7 @@ def make_project(tmp: Path, n: int) -> Path:
         shutil.copytree(REPO / name, root / name)
     entries = root / "entries"
     entries.mkdir()
-    for name in ("categories.yaml", "benign.yaml"):
+    for name in ("categories.yaml", "benign.yaml", "vocabulary.yaml"):
         shutil.copy(REPO / "entries" / name, entries / name)
     for i in range(n):
         (entries / f"nccl-synthetic-{i:05d}.yaml").write_text(synthetic_entry(i, n), encoding="utf-8")

@@ -101,7 +101,7 @@ def signature_engine(entry: Entry, benign: Sequence[BenignTemplate]) -> engine_m
     pseudo = [dataclasses.replace(entry, id=f"{entry.id}#{index}", role="root", title=str(index),
                                   severity="", signatures=(sig,))
               for index, sig in enumerate(entry.signatures)]
-    return engine_mod.Engine(matcherdata.build(pseudo, benign))
+    return engine_mod.Engine(matcherdata.build(pseudo, benign, roles=("root",)))
 
 
 def matched_signatures(entry: Entry, text: str, benign: Sequence[BenignTemplate]) -> list[int]:

@@ -12,8 +12,10 @@ from typing import Any
 
 import yaml
 
+from generator.entries.catalog import SPECIAL_FILES, load_sources, vocabulary_from
 from generator.entries.model import BenignTemplate, Entry, Fix, Signature
 from generator.matching import matcherdata
+from generator.project import Project
 
 REPO = Path(__file__).resolve().parent.parent
 NODE_CLI = REPO / "tests" / "js" / "diagnose_cli.js"
@@ -42,6 +44,10 @@ def entry(entry_id: str, role: str, *templates: str, context: dict[int, list[str
                  faq=(), related=(), references=())
 
 
+# The roles in ranking order, as entries/vocabulary.yaml defines them.
+ROLES = vocabulary_from(load_sources(Project(REPO))).ids("roles")
+
+
 # A small catalogue with real message texts: enough to exercise ranking and context.
 SMALL_ENTRIES = [
     entry("cuda-oom", "root",
@@ -67,7 +73,7 @@ SMALL_BENIGN = [
 
 
 def small_data() -> dict[str, Any]:
-    return matcherdata.build(SMALL_ENTRIES, SMALL_BENIGN)
+    return matcherdata.build(SMALL_ENTRIES, SMALL_BENIGN, ROLES)
 
 
 def run_node(data: dict[str, Any], files: list[Path], tmp: Path, mode: str = "fast") -> dict[str, Any]:
@@ -87,7 +93,7 @@ def sanitized_entries(dest: Path) -> list[str]:
     src = REPO / "entries"
     docs = {}
     for path in sorted(src.glob("*.yaml")):
-        if path.name in ("categories.yaml", "benign.yaml"):
+        if path.name in SPECIAL_FILES:
             shutil.copy(path, dest / path.name)
             continue
         try:

@@ -39,6 +39,7 @@ def project(tmp_path, monkeypatch):
     root = tmp_path / "project"
     (root / "entries").mkdir(parents=True)
     shutil.copy(REPO / "mkdocs.yml", root / "mkdocs.yml")
+    shutil.copy(REPO / "entries" / "vocabulary.yaml", root / "entries" / "vocabulary.yaml")
     for e in SMALL_ENTRIES:
         e = dataclasses.replace(e, summary=f"What {e.id} is.", fix=dataclasses.replace(
             e.fix, steps=("First step.", "Second step."), verify="It works."))

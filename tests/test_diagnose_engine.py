@@ -6,7 +6,7 @@ from __future__ import annotations
 import dataclasses
 
 import pytest
-from diagnose_support import SMALL_BENIGN, SMALL_ENTRIES, entry, small_data
+from diagnose_support import ROLES, SMALL_BENIGN, SMALL_ENTRIES, entry, small_data
 
 from generator.matching import matcherdata
 from generator.matching.engine import MAX_EVIDENCE, MAX_TEXT, Engine, diagnose_text
@@ -81,7 +81,7 @@ def test_agent_lines_have_no_rank(line):
 
 def test_nccl_line_formats():
     data = matcherdata.build([entry("nccl-shm", "root",
-                                    "NCCL WARN Error while creating shared memory segment {token} (size {n})")], [])
+                                    "NCCL WARN Error while creating shared memory segment {token} (size {n})")], [], ROLES)
     for line, rank in [
         (("ubuntu:9621:9688 [3] misc/shmutils.cc:112 NCCL WARN Error while creating shared memory "
           "segment /dev/shm/nccl-KWfVyt (size 5967872)"), None),
@@ -109,7 +109,7 @@ def test_blanks_in_logs_may_be_wider_than_in_templates():
 
 def test_benign_lines_never_become_a_verdict():
     entries = SMALL_ENTRIES + [entry("fake-destroy", "root", "destroy_process_group() was not called before program exit")]
-    data = matcherdata.build(entries, SMALL_BENIGN)
+    data = matcherdata.build(entries, SMALL_BENIGN, ROLES)
     log = ("[rank0]:[W1105 03:14:22.5 ProcessGroupNCCL.cpp:1250] Warning: WARNING: "
            "destroy_process_group() was not called before program exit, which can leak resources.\n"
            "node:1:2 [0] NCCL INFO Channel 00/0 : 0[0] -> 1[1] via P2P/IPC")
@@ -204,7 +204,7 @@ def test_weak_signature_ranks_after_a_later_root():
                 "Error detected in {word}. Traceback of forward call that caused the error:")
     nan = dataclasses.replace(nan, signatures=(dataclasses.replace(nan.signatures[0], weak=True),))
     data = matcherdata.build([nan, entry("cuda-oom", "root",
-                                         "CUDA out of memory. Tried to allocate {size}")], [])
+                                         "CUDA out of memory. Tried to allocate {size}")], [], ROLES)
     log = ("[rank0]: UserWarning: Error detected in MmBackward0. Traceback of forward call that "
            "caused the error:\n[rank0]: torch.OutOfMemoryError: CUDA out of memory. Tried to "
            "allocate 2.00 GiB")

@@ -113,3 +113,27 @@ def test_engine_test_lines_with_small_data(tmp_path):
     files.append(ctx)
     assert_same(python_each(data, files), run_node(data, files, tmp_path, "each"), files)
     assert_same(python_each(data, files), run_node(data, files, tmp_path, "each-plain"), files)
+
+
+def test_role_order_and_limits_come_from_the_data(tmp_path):
+    """Both engines rank by the roles' order in matcher.json (entries/vocabulary.yaml) and
+    cut by its limits: reverse the order and a wrapper becomes the named cause."""
+    from diagnose_support import SMALL_BENIGN, SMALL_ENTRIES
+
+    from generator.matching import engine, matcherdata
+
+    log = tmp_path / "cascade.log"
+    log.write_text(
+        "[rank1]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB\n"
+        "torch.distributed.elastic.multiprocessing.errors.ChildFailedError:\n", encoding="utf-8")
+    for roles, cause in ((("root", "collateral", "wrapper"), "cuda-oom"),
+                         (("wrapper", "collateral", "root"), "elastic-child-failed")):
+        data = matcherdata.build(SMALL_ENTRIES, SMALL_BENIGN, roles)
+        data["limits"] = dict(data["limits"], max_text=12)
+        py = engine.diagnose_text(data, log.read_text(encoding="utf-8"))
+        (tmp_path / "matcher.json").unlink(missing_ok=True)
+        js = run_node(data, [log], tmp_path)
+        assert py["root_cause"] == cause
+        assert [m["id"] for m in js["matches"]] == [m["id"] for m in py["matches"]]
+        assert js["root_cause"] == cause
+        assert all(len(e["text"]) == 12 for m in js["matches"] for e in m["evidence"])

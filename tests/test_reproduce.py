@@ -15,10 +15,11 @@ from pathlib import Path
 
 import pytest
 import yaml
-from diagnose_support import entry
+from diagnose_support import ROLES, entry
 from helpers import REPO
 
 from generator import reproduce
+from generator.entries.catalog import SPECIAL_FILES
 from generator.entries.model import BenignTemplate, Entry, Reproduction
 from generator.matching import engine as engine_mod
 from generator.matching import matcherdata
@@ -29,7 +30,7 @@ TORCH = importlib.util.find_spec("torch") is not None
 def _entries() -> dict[str, dict]:
     out = {}
     for path in sorted((REPO / "entries").glob("*.yaml")):
-        if path.name in ("categories.yaml", "benign.yaml"):
+        if path.name in SPECIAL_FILES:
             continue
         try:
             data = yaml.safe_load(path.read_text(encoding="utf-8"))
@@ -133,7 +134,7 @@ def _check(e: Entry, text: str, others: list[Entry] | None = None):
     entries = [DATALOADER, GLOO, CHILD] + (others or [])
     if e not in entries:
         entries.append(e)
-    eng = engine_mod.Engine(matcherdata.build(entries, BENIGN))
+    eng = engine_mod.Engine(matcherdata.build(entries, BENIGN, ROLES))
     return reproduce.check_output(e, text, eng, BENIGN)
 
 

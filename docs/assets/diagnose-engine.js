@@ -26,13 +26,8 @@
 })(typeof self !== "undefined" ? self : this, function () {
   "use strict";
 
-  var MAX_EVIDENCE = 5;
-  var MAX_PENDING = 200;
-  var MAX_CONTEXT_HITS = 2000;
-  var MAX_TEXT = 400;
-  var MAX_LINE = 1 << 20;
-  var MAX_RANK_DIGITS = 15;
-  var ROLE_ORDER = { root: 0, collateral: 1, wrapper: 2 };
+  // The limits and the roles' ranking order come from matcher.json (data.limits, data.roles),
+  // written from generator/matching/engine.py and entries/vocabulary.yaml: no copies here.
   var BENIGN = 0, CONTEXT = 1, SIGNATURE = 2;
   var WEAK = 0, PLAIN = 1, SPECIFIC = 2;  // strength of a hit: weak signature, plain, context confirmed
   var KIND_SPAN = 1 << 24; // candidate code = kind * KIND_SPAN + index (sorts like (kind, index))
@@ -54,11 +49,11 @@
     return s.slice(0, i);
   }
 
-  function parseRank(digits) {
-    return digits.length <= MAX_RANK_DIGITS ? parseInt(digits, 10) : null;
+  function parseRank(digits, maxDigits) {
+    return digits.length <= maxDigits ? parseInt(digits, 10) : null;
   }
 
-  function clean(raw, prefixes, ansi, rankInMessage) {
+  function clean(raw, prefixes, ansi, rankInMessage, maxRankDigits) {
     var text = raw.indexOf("\x1b") >= 0 ? raw.replace(ansi, "") : raw;
     if (text.length && text.charCodeAt(text.length - 1) === 13) text = text.slice(0, -1);
     var rank = null;
@@ -69,7 +64,7 @@
         var m = prefixes[k][0].exec(text);
         if (m && m[0].length > 0) {
           var group = prefixes[k][1];
-          if (group && rank === null && m[group] !== undefined) rank = parseRank(m[group]);
+          if (group && rank === null && m[group] !== undefined) rank = parseRank(m[group], maxRankDigits);
           text = text.slice(m[0].length);
           changed = true;
           break;
@@ -78,7 +73,7 @@
     }
     if (rank === null) {
       var r = rankInMessage.exec(text);
-      if (r) rank = parseRank(r[1]);
+      if (r) rank = parseRank(r[1], maxRankDigits);
     }
     return [rank, text];
   }
@@ -89,6 +84,11 @@
 
   function Engine(data) {
     this.data = data;
+    this.limits = data.limits;
+    var order = {};
+    data.roles.forEach(function (role, i) { order[role] = i; });
+    this.roleOrder = order;
+    this.causeRole = data.roles.length ? data.roles[0] : null;  // the first role is the cause
     this.prefixes = data.prefixes.map(function (p) {
       return [new RegExp("^(?:" + p[0] + ")", "s"), p[1]];
     });
@@ -153,8 +153,9 @@
 
   Engine.prototype.feed = function (lineno, raw) {
     if (lineno > this.lines) this.lines = lineno;
-    raw = cut(raw, MAX_LINE);
-    var cleaned = clean(raw, this.prefixes, this.ansi, this.rankInMessage);
+    raw = cut(raw, this.limits.max_line);
+    var cleaned = clean(raw, this.prefixes, this.ansi, this.rankInMessage,
+                        this.limits.max_rank_digits);
     var rank = cleaned[0], text = cleaned[1];
     var tried = this.candidates(text);
     if (!tried.length) return;
@@ -168,14 +169,14 @@
       kind = Math.floor(tried[t] / KIND_SPAN);
       i = tried[t] % KIND_SPAN;
       if (kind === CONTEXT) {
-        if (this.contextHits[i].length < MAX_CONTEXT_HITS && this.contexts[i].test(text)) {
+        if (this.contextHits[i].length < this.limits.max_context_hits && this.contexts[i].test(text)) {
           this.contextHits[i].push([lineno, rank]);
         }
       } else if (kind === SIGNATURE) {
         var sig = this.sigs[i];
         if (sig.regex.test(text)) {
           if (sig.context.length) {
-            if (this.pending[i].length < MAX_PENDING) this.pending[i].push([lineno, rank, text]);
+            if (this.pending[i].length < this.limits.max_pending) this.pending[i].push([lineno, rank, text]);
           } else {
             this._record(sig, lineno, rank, text, sig.weak ? WEAK : PLAIN);
           }
@@ -214,8 +215,8 @@
       h.first_line = lineno; h.rank = rank; h.signature = sig.index;
     }
     h.count += 1;
-    if (h.evidence.length < MAX_EVIDENCE) {
-      h.evidence.push({ line: lineno, rank: rank, text: cut(text, MAX_TEXT) });
+    if (h.evidence.length < this.limits.max_evidence) {
+      h.evidence.push({ line: lineno, rank: rank, text: cut(text, this.limits.max_text) });
     }
   };
 
@@ -248,9 +249,10 @@
   Engine.prototype.verdict = function () {
     this._resolvePending();
     var meta = this.data.entries;
+    var order = this.roleOrder;
     var ranked = Array.from(this.hits.entries());
     function key(kv) {
-      return [ROLE_ORDER[meta[kv[0]].role], -kv[1].level, kv[1].first_line];
+      return [order[meta[kv[0]].role], -kv[1].level, kv[1].first_line];
     }
     ranked.sort(function (a, b) {
       var ka = key(a), kb = key(b);
@@ -278,7 +280,7 @@
     });
     var rootMatch = null;
     for (var k = 0; k < matches.length; k++) {
-      if (matches[k].role === "root") { rootMatch = matches[k]; break; }
+      if (matches[k].role === this.causeRole) { rootMatch = matches[k]; break; }
     }
     var status = rootMatch ? "root-cause-found"
       : matches.length ? "only-consequences-found" : "no-known-failure";
@@ -465,8 +467,6 @@
     diagnoseText: diagnoseText,
     diagnoseFiles: diagnoseFiles,
     attributeFiles: attributeFiles,
-    fileGap: fileGap,
-    MAX_LINE: MAX_LINE,
-    MAX_TEXT: MAX_TEXT
+    fileGap: fileGap
   };
 });

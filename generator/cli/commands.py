@@ -109,7 +109,7 @@ def run_schema(root: Path, args: argparse.Namespace) -> int:
     from ..entries.schema_export import SCHEMA_PATH, render_schema
 
     target = root / SCHEMA_PATH
-    text = render_schema()
+    text = render_schema(Project(root))
     current = target.read_text(encoding="utf-8") if target.exists() else None
     if args.check:
         if current != text:

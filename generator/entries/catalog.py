@@ -17,13 +17,24 @@ from typing import Any, Callable
 from ..project import Project
 from . import model
 from .loader import Document, load_file
-from .model import BenignTemplate, Entry, Group, ModelError, TaxonomySection
+from .model import (
+    Area,
+    BenignTemplate,
+    Entry,
+    Group,
+    ModelError,
+    Role,
+    Stack,
+    TaxonomySection,
+    Vocabulary,
+)
 from .problems import Problem
 
 CATEGORIES_FILE = "categories.yaml"
 BENIGN_FILE = "benign.yaml"
 TAXONOMY_FILE = "taxonomy.yaml"
-SPECIAL_FILES = (CATEGORIES_FILE, BENIGN_FILE, TAXONOMY_FILE)
+VOCABULARY_FILE = "vocabulary.yaml"
+SPECIAL_FILES = (CATEGORIES_FILE, BENIGN_FILE, TAXONOMY_FILE, VOCABULARY_FILE)
 VERIFIED_FILE = "reproductions/verified.json"  # written by `python -m generator reproduce --record`
 
 
@@ -36,6 +47,7 @@ class Sources:
     categories: Document | None = None
     benign: Document | None = None
     taxonomy: Document | None = None
+    vocabulary: Document | None = None
     verified: dict[str, Any] = field(default_factory=dict)  # id -> reproduction record
     problems: list[Problem] = field(default_factory=list)  # load problems
 
@@ -50,6 +62,7 @@ class Catalog:
     components: dict[str, Group]
     benign: tuple[BenignTemplate, ...]
     taxonomy: tuple[TaxonomySection, ...]
+    vocabulary: Vocabulary
 
     @property
     def project(self) -> Project:
@@ -76,7 +89,8 @@ class Catalog:
     def matcher_with_urls(self, url_for: Callable[[str], str]) -> dict[str, Any]:
         from ..matching import matcherdata  # matching depends on entries, not the reverse
 
-        return matcherdata.build(self.entries, self.benign, url_for=url_for)
+        return matcherdata.build(self.entries, self.benign, self.vocabulary.ids("roles"),
+                                 url_for=url_for)
 
 
 def entry_files(project: Project) -> list[Path]:
@@ -102,6 +116,8 @@ def load_sources(project: Project) -> Sources:
             cat.categories = doc
         elif name == BENIGN_FILE:
             cat.benign = doc
+        elif name == VOCABULARY_FILE:
+            cat.vocabulary = doc
         else:
             cat.taxonomy = doc
     verified = project.root / VERIFIED_FILE
@@ -145,6 +161,16 @@ def catalog_from(sources: Sources) -> Catalog:
         components=dict(_typed(Group, sources.categories, "components")),
         benign=tuple(b for _, b in _typed(BenignTemplate, sources.benign, "benign")),
         taxonomy=tuple(s for _, s in _typed(TaxonomySection, sources.taxonomy, "taxonomy")),
+        vocabulary=vocabulary_from(sources),
+    )
+
+
+def vocabulary_from(sources: Sources) -> Vocabulary:
+    """The vocabulary lists' items that fit the model (the checker reports the others)."""
+    return Vocabulary(
+        roles=tuple(r for _, r in _typed(Role, sources.vocabulary, "roles")),
+        stacks=tuple(s for _, s in _typed(Stack, sources.vocabulary, "stacks")),
+        areas=tuple(a for _, a in _typed(Area, sources.vocabulary, "areas")),
     )
 
 

@@ -39,6 +39,7 @@ PLAIN_TEXT_FIELDS = {"fingerprint", "code"}  # shown in code blocks, never as Ma
 class Context:
     categories: set[str] = field(default_factory=set)
     components: set[str] = field(default_factory=set)
+    words: dict[str, tuple[str, ...]] = field(default_factory=dict)  # vocabulary list -> ids
 
 
 def _problem(doc: Document, path: tuple, code: str, message: str, key: bool = False) -> Problem:
@@ -62,7 +63,7 @@ def _strings(value: Any, path: tuple = ()) -> Iterator[tuple[tuple, str]]:
 def check_schema(doc: Document, ctx: Context) -> list[Problem]:
     return [
         Problem(p.path, p.line, p.column, p.code, p.message, BY_CODE[p.code].severity)
-        for p in problems_for(doc, schema.ENTRY)
+        for p in problems_for(doc, schema.ENTRY, ctx.words)
     ]
 
 
@@ -75,10 +76,11 @@ def check_id(doc: Document, ctx: Context) -> list[Problem]:
     if not _ID.match(entry_id):
         out.append(_problem(doc, ("id",), "E108",
                             f"id '{entry_id}' is not lowercase kebab-case (e.g. nccl-duplicate-gpu)"))
-    elif area not in schema.ID_AREAS:
+    elif area not in ctx.words.get("areas", ()):
         out.append(_problem(doc, ("id",), "E108",
                             f"id '{entry_id}' starts with unknown area '{area}-'; known areas: "
-                            + ", ".join(a + "-" for a in schema.ID_AREAS)))
+                            + ", ".join(a + "-" for a in ctx.words.get("areas", ()))
+                            + " (entries/vocabulary.yaml)"))
     stem = Path(doc.path).stem
     if entry_id != stem:
         out.append(_problem(doc, ("id",), "E109",
@@ -360,23 +362,50 @@ def check_benign(catalog: Catalog) -> list[Problem]:
     return out
 
 
-def check_categories_file(catalog: Catalog) -> list[Problem]:
-    doc = catalog.sources.categories
+def _definition_file(doc: Document | None, root: schema.Field) -> list[Problem]:
     if doc is None or not isinstance(doc.data, dict):
         return []
     return [
         Problem(p.path, p.line, p.column, p.code, p.message, BY_CODE[p.code].severity)
-        for p in problems_for(doc, schema.CATEGORIES_FILE)
+        for p in problems_for(doc, root)
     ]
+
+
+def check_categories_file(catalog: Catalog) -> list[Problem]:
+    return _definition_file(catalog.sources.categories, schema.CATEGORIES_FILE)
+
+
+def check_vocabulary_file(catalog: Catalog) -> list[Problem]:
+    doc = catalog.sources.vocabulary
+    out = _definition_file(doc, schema.VOCABULARY_FILE)
+    if doc is None or not isinstance(doc.data, dict):
+        return out
+    for kind in ("roles", "stacks", "areas"):
+        seen: set[str] = set()
+        items = doc.data.get(kind)
+        for i, item in enumerate(items if isinstance(items, list) else []):
+            item_id = item.get("id") if isinstance(item, dict) else None
+            if not isinstance(item_id, str):
+                continue
+            if item_id in seen:
+                out.append(_problem(doc, (kind, i, "id"), "W201",
+                                    f"'{item_id}' is listed twice in '{kind}'"))
+            elif kind == "areas" and not re.fullmatch(r"[a-z0-9]+", item_id):
+                out.append(_problem(doc, (kind, i, "id"), "E108",
+                                    f"area '{item_id}' must be lowercase letters and digits, "
+                                    "without a hyphen"))
+            seen.add(item_id)
+    return out
 
 
 CATALOG_CHECKS: tuple[Callable[[Catalog], list[Problem]], ...] = (
     check_unique_ids, check_related, check_fingerprints, check_benign, check_categories_file,
+    check_vocabulary_file,
 )
 
 
 def context_for(catalog: Catalog) -> Context:
-    ctx = Context()
+    ctx = Context(words={kind: catalog.vocabulary.ids(kind) for kind in ("roles", "stacks", "areas")})
     data = catalog.sources.categories.data if catalog.sources.categories else None
     if isinstance(data, dict):
         if isinstance(data.get("categories"), dict):

@@ -174,6 +174,39 @@ class BenignTemplate:
 
 
 @dataclass(frozen=True)
+class Role:
+    id: str
+    title: str  # on entry pages
+    word: str  # in the diagnose report
+    explanation: str  # why a match of this role is listed after the root cause
+
+
+@dataclass(frozen=True)
+class Stack:
+    id: str
+    title: str
+
+
+@dataclass(frozen=True)
+class Area:
+    id: str
+    description: str
+
+
+@dataclass(frozen=True)
+class Vocabulary:
+    """entries/vocabulary.yaml: the roles (in ranking order), stacks and id areas."""
+
+    roles: tuple[Role, ...] = ()
+    stacks: tuple[Stack, ...] = ()
+    areas: tuple[Area, ...] = ()
+
+    def ids(self, kind: str) -> tuple[str, ...]:
+        """The ids of `roles`, `stacks` or `areas`, in file order."""
+        return tuple(item.id for item in getattr(self, kind))
+
+
+@dataclass(frozen=True)
 class TaxonomySection:
     section: str
     ids: tuple[str, ...]

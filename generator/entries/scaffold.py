@@ -15,7 +15,7 @@ from pathlib import Path
 
 from ..project import Project
 from . import schema
-from .catalog import load_sources
+from .catalog import load_sources, vocabulary_from
 from .checks import SCAFFOLD_MARKER
 from .schema_export import SCHEMA_COMMENT
 
@@ -88,15 +88,17 @@ def run(root: Path, entry_id: str, from_id: str | None) -> int:
         print(f"error: '{entry_id}' is not lowercase kebab-case (e.g. nccl-my-failure)", file=sys.stderr)
         return 2
     area = entry_id.split("-")[0]
-    if area not in schema.ID_AREAS:
+    sources = load_sources(project)  # every file, valid or not: an id is taken once written
+    areas = vocabulary_from(sources).ids("areas")
+    if area not in areas:
         print(f"error: '{entry_id}' starts with unknown area '{area}-'; known: "
-              + ", ".join(a + "-" for a in schema.ID_AREAS), file=sys.stderr)
+              + ", ".join(a + "-" for a in areas) + " (add one to entries/vocabulary.yaml)",
+              file=sys.stderr)
         return 2
     target = project.entries_dir / f"{entry_id}.yaml"
     if target.exists():
         print(f"error: {project.display(target)} already exists; not overwriting it", file=sys.stderr)
         return 2
-    sources = load_sources(project)  # every file, valid or not: an id is taken once written
     entries = {d.data.get("id"): d.data for d in sources.docs if isinstance(d.data, dict)}
     former = {old for e in entries.values() for old in (e.get("former_ids") or []) if isinstance(old, str)}
     if entry_id in entries:

@@ -10,15 +10,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .model import DEFAULT_WINDOW
+
 SEVERITIES = ("critical", "high", "medium", "low")
-ROLES = ("root", "collateral", "wrapper")
-STACKS = ("pytorch", "lightning", "hf", "deepspeed", "megatron")
 REPRO_NEEDS = ("cpu", "cuda")
 REPRO_LAUNCHERS = ("torchrun", "python")
-ID_AREAS = (
-    "fsdp", "dtensor", "ddp", "nccl", "collective", "c10d", "default", "env", "elastic",
-    "cuda", "gpu", "dataloader", "too", "fp16", "nan", "deepspeed", "gloo", "tensors",
-)
 ID_PATTERN = r"^[a-z0-9]+(?:-[a-z0-9]+)+$"
 
 
@@ -31,6 +27,7 @@ class Field:
     description: str
     required: bool = True
     enum: tuple[str, ...] = ()
+    vocabulary: str = ""  # the values are the ids of this list in entries/vocabulary.yaml
     items: "Field | None" = None  # for lists: the schema of each item
     fields: tuple["Field", ...] = ()  # for mappings: their fields
     values: "Field | None" = None  # for mappings with free keys: the schema of each value
@@ -47,8 +44,9 @@ def _text(name: str, description: str, required: bool = True) -> Field:
     return Field(name, "string", description, required=required, markdown=True)
 
 
-def _str(name: str, description: str, required: bool = True, enum: tuple[str, ...] = ()) -> Field:
-    return Field(name, "string", description, required=required, enum=enum)
+def _str(name: str, description: str, required: bool = True, enum: tuple[str, ...] = (),
+         vocabulary: str = "") -> Field:
+    return Field(name, "string", description, required=required, enum=enum, vocabulary=vocabulary)
 
 
 def _list(name: str, description: str, items: Field, required: bool = True) -> Field:
@@ -85,7 +83,8 @@ SIGNATURE = _map(
     Field(
         "window",
         "integer",
-        "How many lines before or after the signature's line the context may be (default 60).",
+        "How many lines before or after the signature's line the context may be "
+        f"(default {DEFAULT_WINDOW}).",
         required=False,
     ),
     Field(
@@ -115,7 +114,7 @@ ENTRY = _map(
         "role",
         "root: a cause; collateral: what other ranks print because one failed; "
         "wrapper: a launcher summary that hides the real error.",
-        enum=ROLES,
+        vocabulary="roles",
     ),
     _list("tags", "Lowercase kebab-case keywords.", _str("tag", "A lowercase kebab-case keyword.")),
     _list("signatures", "The texts that identify this failure in real logs.", SIGNATURE),
@@ -187,7 +186,7 @@ ENTRY = _map(
         _map(
             "practice",
             "One stack's recommendation.",
-            _str("stack", "The stack.", enum=STACKS),
+            _str("stack", "The stack.", vocabulary="stacks"),
             _text("advice", "What to do in that stack."),
         ),
         required=False,
@@ -261,6 +260,25 @@ ENTRY = _map(
         required=False,
     ),
     _str("reviewed", "Date the entry was last reviewed, YYYY-MM-DD.", required=False),
+)
+
+VOCABULARY_FILE = _map(
+    "vocabulary",
+    "entries/vocabulary.yaml: the roles, stacks and id areas that entries may use.",
+    _list("roles", "Roles in ranking order: diagnose names the first role's hits first.", _map(
+        "role", "One role.",
+        _str("id", "The role's id, as entries write it in `role:`."),
+        _str("title", "Its title on entry pages."),
+        _str("word", "Its name in the diagnose report."),
+        _str("explanation", "Why a hit of this role is listed after the root cause."))),
+    _list("stacks", "Stacks that `practices:` may advise, in page order.", _map(
+        "stack", "One stack.",
+        _str("id", "The stack's id, as entries write it in `practices[].stack`."),
+        _str("title", "Its heading on entry pages."))),
+    _list("areas", "Id areas: the first word of every entry id.", _map(
+        "area", "One area.",
+        _str("id", "The area, lowercase, no hyphen."),
+        _str("description", "What entries of this area are about."))),
 )
 
 CATEGORIES_FILE = _map(

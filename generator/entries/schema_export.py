@@ -10,19 +10,23 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from ..project import Project
 from . import schema
+from .catalog import load_catalog
 from .schema import Field
+from .validate import Words
 
 SCHEMA_PATH = "schema/entry.schema.json"
 SCHEMA_COMMENT = "# yaml-language-server: $schema=../schema/entry.schema.json"
 
 
-def field_schema(f: Field) -> dict[str, Any]:
+def field_schema(f: Field, words: Words) -> dict[str, Any]:
     out: dict[str, Any] = {"description": f.description}
     if f.kind == "string":
         out["type"] = "string"
-        if f.enum:
-            out["enum"] = list(f.enum)
+        allowed = f.enum or (words.get(f.vocabulary, ()) if f.vocabulary else ())
+        if allowed:
+            out["enum"] = list(allowed)
         else:
             out["minLength"] = 1
     elif f.kind == "integer":
@@ -34,13 +38,13 @@ def field_schema(f: Field) -> dict[str, Any]:
         if f.required:
             out["minItems"] = 1
         if f.items is not None:
-            out["items"] = field_schema(f.items)
+            out["items"] = field_schema(f.items, words)
     elif f.kind == "mapping":
         out["type"] = "object"
         if f.values is not None:
-            out["additionalProperties"] = field_schema(f.values)
+            out["additionalProperties"] = field_schema(f.values, words)
         else:
-            out["properties"] = {c.name: field_schema(c) for c in f.fields}
+            out["properties"] = {c.name: field_schema(c, words) for c in f.fields}
             out["required"] = [c.name for c in f.fields if c.required]
             out["additionalProperties"] = False
     if f.name == "id" and f.kind == "string" and f is schema.ENTRY.child("id"):
@@ -48,8 +52,9 @@ def field_schema(f: Field) -> dict[str, Any]:
     return out
 
 
-def entry_schema() -> dict[str, Any]:
-    body = field_schema(schema.ENTRY)
+def entry_schema(words: Words) -> dict[str, Any]:
+    """The JSON Schema; `words` gives the vocabulary lists' ids (entries/vocabulary.yaml)."""
+    body = field_schema(schema.ENTRY, words)
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "$id": "https://ml-failure-encyclopedia.github.io/encyclopedia/schema/entry.schema.json",
@@ -58,5 +63,7 @@ def entry_schema() -> dict[str, Any]:
     }
 
 
-def render_schema() -> str:
-    return json.dumps(entry_schema(), indent=2, ensure_ascii=False) + "\n"
+def render_schema(project: Project) -> str:
+    vocabulary = load_catalog(project).vocabulary
+    words = {kind: vocabulary.ids(kind) for kind in ("roles", "stacks", "areas")}
+    return json.dumps(entry_schema(words), indent=2, ensure_ascii=False) + "\n"

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import difflib
-from typing import Any, Callable
+from typing import Any, Callable, Mapping, Sequence
 
 from .loader import Document
 from .problems import Problem
 from .schema import Field
 
 Report = Callable[[tuple, str, str], None]  # (path, code, message)
+Words = Mapping[str, Sequence[str]]  # vocabulary list name -> its ids
 
 
 def yaml_kind(value: Any) -> str:
@@ -67,7 +68,8 @@ def describe(path: tuple) -> str:
     return out or "the file"
 
 
-def validate(doc: Document, field: Field, value: Any, path: tuple, report: Report) -> None:
+def validate(doc: Document, field: Field, value: Any, path: tuple, report: Report,
+             words: Words) -> None:
     if not _type_ok(field, value):
         if value is None:
             report(path, "E102", f"'{describe(path)}' is empty; expected {EXPECTED[field.kind]}")
@@ -77,25 +79,27 @@ def validate(doc: Document, field: Field, value: Any, path: tuple, report: Repor
         report(path, "E103",
                f"'{describe(path)}' should be {EXPECTED[field.kind]}, got {yaml_kind(value)}")
         return
-    if field.kind == "string" and field.enum and value not in field.enum:
-        close = difflib.get_close_matches(str(value), field.enum, n=1)
+    allowed = field.enum or (words.get(field.vocabulary, ()) if field.vocabulary else ())
+    if field.kind == "string" and allowed and value not in allowed:
+        close = difflib.get_close_matches(str(value), allowed, n=1)
         hint = f" (did you mean '{close[0]}'?)" if close else ""
         report(path, "E105",
-               f"'{describe(path)}' is '{value}', expected one of: {', '.join(field.enum)}{hint}")
+               f"'{describe(path)}' is '{value}', expected one of: {', '.join(allowed)}{hint}")
     if field.kind == "list" and field.items is not None:
         for i, item in enumerate(value):
             if item is None or (isinstance(item, str) and not item.strip()):
                 report(path + (i,), "E102", f"'{describe(path + (i,))}' is empty")
                 continue
-            validate(doc, field.items, item, path + (i,), report)
+            validate(doc, field.items, item, path + (i,), report, words)
     if field.kind == "mapping":
-        validate_mapping(doc, field, value, path, report)
+        validate_mapping(doc, field, value, path, report, words)
 
 
-def validate_mapping(doc: Document, field: Field, value: dict, path: tuple, report: Report) -> None:
+def validate_mapping(doc: Document, field: Field, value: dict, path: tuple, report: Report,
+                     words: Words) -> None:
     if field.values is not None:
         for key, item in value.items():
-            validate(doc, field.values, item, path + (key,), report)
+            validate(doc, field.values, item, path + (key,), report, words)
         return
     known = {f.name: f for f in field.fields}
     suggested: set[str] = set()
@@ -114,7 +118,7 @@ def validate_mapping(doc: Document, field: Field, value: dict, path: tuple, repo
             continue
         if item is None and not f.required:
             continue
-        validate(doc, f, item, path + (key,), report)
+        validate(doc, f, item, path + (key,), report, words)
     for f in field.fields:
         # a misspelt field is reported once, as unknown with the suggestion
         if f.required and f.name not in value and f.name not in suggested:
@@ -125,7 +129,9 @@ def validate_mapping(doc: Document, field: Field, value: dict, path: tuple, repo
             report(path, "E101", f"missing required field '{f.name}'{where}")
 
 
-def problems_for(doc: Document, root: Field) -> list[Problem]:
+def problems_for(doc: Document, root: Field, words: Words | None = None) -> list[Problem]:
+    """Schema problems of a document; `words` gives the ids of each vocabulary list
+    (`roles`, `stacks`, ...) that fields with `vocabulary=` must take values from."""
     problems: list[Problem] = []
 
     def report(path: tuple, code: str, message: str) -> None:
@@ -133,5 +139,5 @@ def problems_for(doc: Document, root: Field) -> list[Problem]:
         problems.append(Problem(doc.path, line, col, code, message))
 
     if isinstance(doc.data, dict):
-        validate_mapping(doc, root, doc.data, (), report)
+        validate_mapping(doc, root, doc.data, (), report, words or {})
     return problems

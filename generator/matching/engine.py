@@ -28,7 +28,10 @@ MAX_CONTEXT_HITS = 2000  # context hits kept per context template
 MAX_TEXT = 400  # characters of a line kept as evidence
 MAX_LINE = 1 << 20  # characters of a line looked at; the rest of a longer line is ignored
 MAX_RANK_DIGITS = 15  # a longer "rank" is noise (and not exact in JavaScript numbers)
-ROLE_ORDER = {"root": 0, "collateral": 1, "wrapper": 2}
+# what the JavaScript engine reads from matcher.json instead of keeping copies
+LIMITS = {"max_evidence": MAX_EVIDENCE, "max_pending": MAX_PENDING,
+          "max_context_hits": MAX_CONTEXT_HITS, "max_text": MAX_TEXT, "max_line": MAX_LINE,
+          "max_rank_digits": MAX_RANK_DIGITS}
 BENIGN, CONTEXT, SIGNATURE = 0, 1, 2  # kinds of pattern, in the order a line is tried
 WEAK, PLAIN, SPECIFIC = 0, 1, 2  # strength of a hit: weak signature, plain, context confirmed
 
@@ -114,6 +117,9 @@ class Engine:
 
     def __init__(self, data: dict[str, Any]) -> None:
         self.data = data
+        # roles in ranking order (entries/vocabulary.yaml); the first is the cause
+        self.role_order = {role: i for i, role in enumerate(data["roles"])}
+        self.cause_role = data["roles"][0] if data["roles"] else None
         self.prefixes = [(re.compile(p), g) for p, g in data["prefixes"]]
         self.ansi = re.compile(data["ansi"])
         self.rank_in_message = re.compile(data["rank_in_message"])
@@ -255,7 +261,7 @@ class Engine:
         meta = self.data["entries"]
         ranked = sorted(
             self.hits.items(),
-            key=lambda kv: (ROLE_ORDER[meta[kv[0]]["role"]],
+            key=lambda kv: (self.role_order[meta[kv[0]]["role"]],
                             -kv[1].level, kv[1].first_line, kv[0]),
         )
         matches = []
@@ -277,7 +283,7 @@ class Engine:
                 "url": m["url"],
                 "fix": m["fix"],
             })
-        root = next((m for m in matches if m["role"] == "root"), None)
+        root = next((m for m in matches if m["role"] == self.cause_role), None)
         if root is not None:
             status = "root-cause-found"
         elif matches:

@@ -7,7 +7,7 @@ not compile are left out (the checker reports them).
 
 from __future__ import annotations
 
-from typing import Any, Callable, Iterable
+from typing import Any, Callable, Iterable, Sequence
 
 from ..entries.model import DEFAULT_WINDOW, BenignTemplate, Entry
 from . import engine
@@ -39,11 +39,13 @@ def _choose_keys(items: list[dict[str, Any]]) -> None:
         item["key"] = min(words, key=lambda w: (counts[w], -len(w), w)) if words else ""
 
 
-def build(entries: Iterable[Entry], benign: Iterable[BenignTemplate],
+def build(entries: Iterable[Entry], benign: Iterable[BenignTemplate], roles: Sequence[str],
           url_for: Callable[[str], str] = lambda entry_id: f"failures/{entry_id}/") -> dict[str, Any]:
     meta: dict[str, Any] = {}
     signatures: list[dict[str, Any]] = []
     for e in sorted(entries, key=lambda e: e.id):
+        if e.role not in roles:
+            continue  # the checker reports the unknown role
         meta[e.id] = {
             "title": e.title,
             "role": e.role,
@@ -68,6 +70,8 @@ def build(entries: Iterable[Entry], benign: Iterable[BenignTemplate],
     _choose_keys(benign_patterns + signatures + [c for s in signatures for c in s["context"]])
     return {
         "format": FORMAT_VERSION,
+        "roles": list(roles),
+        "limits": engine.LIMITS,
         "ansi": engine.ANSI,
         "prefixes": [[p, g] for p, g in engine.PREFIXES],
         "rank_in_message": engine.RANK_IN_MESSAGE,

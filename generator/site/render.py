@@ -28,20 +28,6 @@ OWNED_DIRS = ("failures", "browse", "assets/generated")  # generated files only 
 OWNED_FILES = ("index.md", "contributing.md", "llms.txt")
 EXPORT_FIELDS = ("id", "title", "category", "component", "severity", "role", "tags", "summary",
                  "signatures", "also_quoted_as", "fix", "related", "former_ids", "verified", "reviewed")
-STACK_TITLES = {
-    "pytorch": "Plain PyTorch",
-    "lightning": "PyTorch Lightning",
-    "hf": "Hugging Face Trainer / Accelerate",
-    "deepspeed": "DeepSpeed",
-    "megatron": "Megatron-LM / torchtitan",
-}
-ROLE_TITLES = {
-    "root": "Root cause",
-    "collateral": "Collateral (a consequence of another failure)",
-    "wrapper": "Wrapper (a launcher summary that hides the real error)",
-}
-
-
 class RenderError(Exception):
     """A file in docs/ that the generator would overwrite but did not write."""
 
@@ -80,7 +66,6 @@ def _environment(templates_dir: Path) -> jinja2.Environment:
         fence=_fence,
         tojson_sorted=lambda v: json.dumps(v, sort_keys=True, ensure_ascii=False),
     )
-    env.globals.update(STACK_TITLES=STACK_TITLES, ROLE_TITLES=ROLE_TITLES)
     return env
 
 
@@ -126,9 +111,13 @@ def plan(catalog: Catalog, project: Project, edit_base: str) -> Iterator[tuple[s
     that ten thousand pages never sit in memory together."""
     env = _environment(project.templates_dir)
     site = build_site(catalog, edit_base)
+    role_titles = {r.id: r.title for r in catalog.vocabulary.roles}
+    stack_titles = {s.id: s.title for s in catalog.vocabulary.stacks}
 
     def page(path: str, template: str, **ctx: Any) -> tuple[str, str]:
-        text = env.get_template(template).render(site=site, marker=GENERATED_MARKER, **ctx)
+        text = env.get_template(template).render(site=site, marker=GENERATED_MARKER,
+                                                 ROLE_TITLES=role_titles, STACK_TITLES=stack_titles,
+                                                 **ctx)
         return path, text.rstrip("\n") + "\n"
 
     for e in site.entries:

@@ -137,7 +137,7 @@ def _typed(kind: type, doc: Document | None, key: str) -> list[Any]:
     """The items under `key` of a definition file that fit `kind`; the checker reports the rest."""
     data = doc.data.get(key) if doc is not None and isinstance(doc.data, dict) else None
     items = data.items() if isinstance(data, dict) else enumerate(data) if isinstance(data, list) else ()
-    out = []
+    out: list[tuple[Any, Any]] = []
     for name, value in items:
         try:
             out.append((name, model.build(kind, value)))

@@ -163,15 +163,16 @@ def check_lists(doc: Document, ctx: Context) -> list[Problem]:
 
 
 def check_signatures(doc: Document, ctx: Context) -> list[Problem]:
-    out = []
+    out: list[Problem] = []
     sigs = doc.data.get("signatures")
     if not isinstance(sigs, list):
         return out
     for i, sig in enumerate(sigs):
         if not isinstance(sig, dict):
             continue
-        templates = [(("signatures", i, "template"), sig.get("template"))]
-        ctx_list = sig.get("context") if isinstance(sig.get("context"), list) else []
+        templates: list[tuple[tuple[str | int, ...], Any]] = [
+            (("signatures", i, "template"), sig.get("template"))]
+        ctx_list = sig["context"] if isinstance(sig.get("context"), list) else []
         templates += [(("signatures", i, "context", j), t) for j, t in enumerate(ctx_list)]
         for path, template in templates:
             if not isinstance(template, str) or not template.strip():
@@ -203,7 +204,7 @@ def check_code(doc: Document, ctx: Context) -> list[Problem]:
 
 
 def check_decision(doc: Document, ctx: Context) -> list[Problem]:
-    out = []
+    out: list[Problem] = []
     nodes = doc.data.get("decision")
     if not isinstance(nodes, list):
         return out

@@ -118,7 +118,7 @@ class _Builder:
         if isinstance(event, yaml.ScalarEvent):
             return _scalar(event)
         if isinstance(event, yaml.SequenceStartEvent):
-            items = []
+            items: list[Any] = []
             while True:
                 ev = self.next()
                 if isinstance(ev, yaml.SequenceEndEvent):

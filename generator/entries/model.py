@@ -225,7 +225,7 @@ def build(cls: type[T], data: Any, where: str = "") -> T:
 
 
 @functools.cache
-def _hints(cls: type) -> dict[str, Any]:
+def _hints(cls: Any) -> dict[str, Any]:
     return typing.get_type_hints(cls)
 
 
@@ -234,7 +234,7 @@ def _convert(kind: Any, value: Any, where: str) -> Any:
     if origin in (Union, types.UnionType):
         options = [a for a in typing.get_args(kind) if a is not type(None)]
         return None if value is None else _convert(options[0], value, where)
-    if dataclasses.is_dataclass(kind):
+    if isinstance(kind, type) and dataclasses.is_dataclass(kind):
         if not isinstance(value, dict):
             raise ModelError(f"{where}: expected a mapping")
         hints = _hints(kind)

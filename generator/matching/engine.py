@@ -328,13 +328,13 @@ def attribute_files(verdict: dict[str, Any], files: list[dict[str, Any]]) -> dic
     several = len(files) > 1
 
     def locate(line: int) -> tuple[str, int]:
-        found = files[0] if files else {"name": "", "start": 0}
+        name, start = (str(files[0]["name"]), int(files[0]["start"])) if files else ("", 0)
         for f in files:
             if f["start"] < line:
-                found = f
+                name, start = str(f["name"]), int(f["start"])
             else:
                 break
-        return found["name"], line - found["start"]
+        return name, line - start
 
     def place(item: dict[str, Any]) -> dict[str, Any]:
         name, line = locate(item["line"])

@@ -16,7 +16,7 @@ from .templates import WORD, TemplateError, compile_template
 FORMAT_VERSION = 1
 
 
-def _compiled(template: str) -> dict[str, str] | None:
+def _compiled(template: str) -> dict[str, Any] | None:
     try:
         c = compile_template(template)
     except TemplateError:

@@ -47,6 +47,13 @@ def _problem(doc: Document, path: tuple, code: str, message: str, key: bool = Fa
     return Problem(doc.path, line, col, code, message, BY_CODE[code].severity)
 
 
+def _items(mapping: Any, key: str) -> list[Any]:
+    """The list under `key`, or nothing when the mapping or the list is not there: checks run
+    on files as written, and the schema check reports the wrong shapes."""
+    value = mapping.get(key) if isinstance(mapping, dict) else None
+    return value if isinstance(value, list) else []
+
+
 def _strings(value: Any, path: tuple = ()) -> Iterator[tuple[tuple, str]]:
     if isinstance(value, str):
         yield path, value
@@ -150,7 +157,7 @@ def check_lists(doc: Document, ctx: Context) -> list[Problem]:
     out = []
     for name in ("tags", "related"):
         seen: set[str] = set()
-        for i, item in enumerate(doc.data.get(name) or [] if isinstance(doc.data.get(name), list) else []):
+        for i, item in enumerate(_items(doc.data, name)):
             if not isinstance(item, str):
                 continue
             if item in seen:
@@ -164,16 +171,13 @@ def check_lists(doc: Document, ctx: Context) -> list[Problem]:
 
 def check_signatures(doc: Document, ctx: Context) -> list[Problem]:
     out: list[Problem] = []
-    sigs = doc.data.get("signatures")
-    if not isinstance(sigs, list):
-        return out
-    for i, sig in enumerate(sigs):
+    for i, sig in enumerate(_items(doc.data, "signatures")):
         if not isinstance(sig, dict):
             continue
         templates: list[tuple[tuple[str | int, ...], Any]] = [
             (("signatures", i, "template"), sig.get("template"))]
-        ctx_list = sig["context"] if isinstance(sig.get("context"), list) else []
-        templates += [(("signatures", i, "context", j), t) for j, t in enumerate(ctx_list)]
+        templates += [(("signatures", i, "context", j), t)
+                      for j, t in enumerate(_items(sig, "context"))]
         for path, template in templates:
             if not isinstance(template, str) or not template.strip():
                 continue
@@ -196,7 +200,7 @@ def check_signatures(doc: Document, ctx: Context) -> list[Problem]:
 
 def check_code(doc: Document, ctx: Context) -> list[Problem]:
     out = []
-    for i, snippet in enumerate(doc.data.get("code") or [] if isinstance(doc.data.get("code"), list) else []):
+    for i, snippet in enumerate(_items(doc.data, "code")):
         if isinstance(snippet, dict) and "language" in snippet and not str(snippet.get("language") or "").strip():
             out.append(_problem(doc, ("code", i, "language"), "E120",
                                 f"code snippet 'code[{i + 1}]' has an empty 'language'"))
@@ -205,9 +209,7 @@ def check_code(doc: Document, ctx: Context) -> list[Problem]:
 
 def check_decision(doc: Document, ctx: Context) -> list[Problem]:
     out: list[Problem] = []
-    nodes = doc.data.get("decision")
-    if not isinstance(nodes, list):
-        return out
+    nodes = _items(doc.data, "decision")
     ids: set[str] = set()
     for i, node in enumerate(nodes):
         if not isinstance(node, dict) or not isinstance(node.get("node"), str):
@@ -223,7 +225,7 @@ def check_decision(doc: Document, ctx: Context) -> list[Problem]:
     for i, node in enumerate(nodes):
         if not isinstance(node, dict):
             continue
-        for j, edge in enumerate(node.get("edges") or [] if isinstance(node.get("edges"), list) else []):
+        for j, edge in enumerate(_items(node, "edges")):
             if isinstance(edge, dict) and isinstance(edge.get("to"), str) and edge["to"] not in ids:
                 out.append(_problem(doc, ("decision", i, "edges", j, "to"), "E121",
                                     f"arrow to unknown node '{edge['to']}'"))
@@ -271,7 +273,7 @@ def check_unique_ids(catalog: Catalog) -> list[Problem]:
     first: dict[str, Document] = {}
     former: dict[str, Document] = {}
     for doc in _valid_docs(catalog):
-        for i, old in enumerate(doc.data.get("former_ids") or [] if isinstance(doc.data.get("former_ids"), list) else []):
+        for i, old in enumerate(_items(doc.data, "former_ids")):
             if isinstance(old, str):
                 if old in former:
                     out.append(_problem(doc, ("former_ids", i), "E111",
@@ -295,16 +297,14 @@ def check_related(catalog: Catalog) -> list[Problem]:
     out = []
     ids = {d.data["id"] for d in _valid_docs(catalog)}
     for doc in _valid_docs(catalog):
-        related = doc.data.get("related")
-        for i, rid in enumerate(related if isinstance(related, list) else []):
+        for i, rid in enumerate(_items(doc.data, "related")):
             if not isinstance(rid, str):
                 continue
             if rid == doc.data["id"]:
                 out.append(_problem(doc, ("related", i), "E113", "an entry cannot be related to itself"))
             elif rid not in ids:
                 out.append(_problem(doc, ("related", i), "E112", f"related id '{rid}' names no entry"))
-        nodes = doc.data.get("decision")
-        for i, node in enumerate(nodes if isinstance(nodes, list) else []):
+        for i, node in enumerate(_items(doc.data, "decision")):
             if isinstance(node, dict) and isinstance(node.get("entry"), str) and node["entry"] not in ids:
                 out.append(_problem(doc, ("decision", i, "entry"), "E112",
                                     f"decision node links to unknown entry '{node['entry']}'"))
@@ -383,8 +383,7 @@ def check_vocabulary_file(catalog: Catalog) -> list[Problem]:
         return out
     for kind in ("roles", "stacks", "areas"):
         seen: set[str] = set()
-        items = doc.data.get(kind)
-        for i, item in enumerate(items if isinstance(items, list) else []):
+        for i, item in enumerate(_items(doc.data, kind)):
             item_id = item.get("id") if isinstance(item, dict) else None
             if not isinstance(item_id, str):
                 continue

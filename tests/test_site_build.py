@@ -37,6 +37,7 @@ def real_site(tmp_path_factory):
     return root, tmp / "site"
 
 
+@pytest.mark.slow
 def test_real_site_builds_strict(real_site):
     root, site = real_site
     from generator.catalog import SPECIAL_FILES
@@ -50,6 +51,7 @@ def test_real_site_builds_strict(real_site):
         assert (site / page).is_file(), page
 
 
+@pytest.mark.slow
 def test_second_build_is_byte_identical(real_site):
     root, _ = real_site
     before = digest(root / "docs")

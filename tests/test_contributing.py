@@ -34,6 +34,7 @@ def test_every_field_has_a_description():
         assert field.description.strip(), f"field {path} has no description"
 
 
+@pytest.mark.slow  # builds the site
 def test_scaffold_cannot_land_and_filled_entry_can(tmp_path):
     root = make_project(tmp_path)
     created = run(root, "new", "nccl-contributed-failure")

@@ -221,6 +221,7 @@ def scan_traced(stream: "Recording", prefilter: str) -> tuple[int, int]:
     return n, peak
 
 
+@pytest.mark.slow  # scans a 96 MiB stream
 def test_memory_is_bounded_by_the_buffer_not_the_file():
     size = 96 << 20
     stream = Recording(size, b"[default3]:{'loss': 0.81, 'epoch': 0.42} step 1260/3000 ok\n")

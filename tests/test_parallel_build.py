@@ -43,6 +43,7 @@ def real_project(tmp_path_factory):
     return make_project(tmp_path_factory.mktemp("parallel"), entries_from=REPO / "entries")
 
 
+@pytest.mark.slow
 def test_parallel_build_is_byte_identical_to_serial(real_project, tmp_path):
     rc, out = mkdocs_build(real_project, tmp_path / "parallel", 2)
     assert rc == 0, out
@@ -55,6 +56,7 @@ def test_parallel_build_is_byte_identical_to_serial(real_project, tmp_path):
     assert_same_site(tmp_path / "parallel", tmp_path / "serial")
 
 
+@pytest.mark.slow
 def test_strict_build_still_fails_on_broken_links(real_project, tmp_path):
     page = real_project / "docs" / "broken-links.md"
     page.write_text("# Broken\n\nSee [a page](no-such-page.md) and [an anchor](diagnose.md#no-such-anchor).\n")
@@ -87,6 +89,7 @@ def on_page_context(context, page, **kwargs):
 '''
 
 
+@pytest.mark.slow
 def test_a_plugin_that_changes_pages_gets_the_serial_result(tmp_path):
     root = make_project(tmp_path, entries_from=REPO / "entries")
     (root / "hooks" / "stamp.py").write_text(STAMP_HOOK)
@@ -147,6 +150,7 @@ def makeExtension(**kwargs):
 '''
 
 
+@pytest.mark.slow
 def test_a_worker_that_dies_leaves_the_build_to_mkdocs(tmp_path):
     root = make_project(tmp_path, entries_from=REPO / "entries")
     (root / "crash_in_a_worker.py").write_text(CRASHING_EXTENSION)  # importable: `python -m` runs in root

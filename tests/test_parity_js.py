@@ -44,6 +44,7 @@ def assert_same(py, js, files):
     assert not bad, f"Python and JavaScript differ on: {bad[:10]}"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("mode", ["each", "each-plain"])
 def test_every_test_log(real_data, tmp_path, mode):
     files = corpus()
@@ -52,6 +53,7 @@ def test_every_test_log(real_data, tmp_path, mode):
     assert_same(python_each(real_data, files), run_node(real_data, files, tmp_path, mode), files)
 
 
+@pytest.mark.slow
 def test_all_test_logs_as_one_multi_file_run(real_data, tmp_path):
     files = corpus()
     if len(files) < 2:

@@ -47,6 +47,7 @@ REPRODUCIBLE = sorted(i for i, e in ENTRIES.items() if isinstance(e.get("reprodu
 
 # -- real runs --------------------------------------------------------------------------------
 @pytest.mark.repro
+@pytest.mark.slow
 @pytest.mark.skipif(not TORCH, reason="torch is not installed: `pip install torch` to run the "
                     "reproductions (the CPU build is enough)")
 @pytest.mark.parametrize("entry_id", REPRODUCIBLE)

@@ -36,6 +36,7 @@ def real_site(tmp_path_factory):
     return root, tmp / "site"
 
 
+@pytest.mark.slow
 def test_real_site_builds_strict(real_site):
     root, site = real_site
     from generator.entries.catalog import SPECIAL_FILES
@@ -49,6 +50,7 @@ def test_real_site_builds_strict(real_site):
         assert (site / page).is_file(), page
 
 
+@pytest.mark.slow
 def test_second_build_is_byte_identical(real_site):
     root, _ = real_site
     before = digest(root / "docs")

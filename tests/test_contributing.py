@@ -17,7 +17,7 @@ from helpers import FIXTURES, REPO, make_project
 
 
 def run(root, *args):
-    env = dict(os.environ, NO_MKDOCS_2_WARNING="1")
+    env = dict(os.environ, NO_MKDOCS_2_WARNING="1", PYTHONPATH=str(REPO))  # this checkout's code
     env.pop("FAILURE_ENCYCLOPEDIA_PRERENDERED", None)
     return subprocess.run([sys.executable, "-m", "generator", *args], cwd=root, env=env,
                           capture_output=True, text=True)

@@ -16,8 +16,7 @@ import yaml
 from diagnose_support import REPO, SMALL_BENIGN, SMALL_ENTRIES
 from helpers import compare_golden, make_project
 
-from generator import cli
-from generator import reproduce
+from generator import cli, reproduce
 
 OOM = "[rank3]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB"
 WATCHDOG = ("[rank1]:[E1105 03:14:22.518273910 ProcessGroupNCCL.cpp:632] [Rank 1] Watchdog caught "

@@ -1,4 +1,6 @@
-"""Command line: argument parsing only; each command's work lives in its own module.
+"""Command line: argument parsing here; what each command does, prints and exits with in
+``commands.py``; the text it prints in ``reports.py`` (templates/terminal/). The library
+returns values and raises typed errors; only the command line prints or chooses an exit code.
 
 Exit codes: 0 success, 1 problems found (or, for diagnose, nothing recognised), 2 usage or
 read error.

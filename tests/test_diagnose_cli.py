@@ -194,3 +194,12 @@ def test_explain_former_id(project, capsys):
     path.write_text(yaml.safe_dump(data))
     assert run("explain", "cuda-out-of-memory") == 0
     assert "(formerly 'cuda-out-of-memory')" in capsys.readouterr().out
+
+
+def test_outside_the_repository_the_package_checkout_is_used(tmp_path, monkeypatch, capsys):
+    """On a cluster, logs sit in a folder of their own: the entries come from the checkout
+    that the generator package is in."""
+    monkeypatch.chdir(tmp_path)
+    log = write(tmp_path / "train.log", f"{OOM}\n")
+    assert run("diagnose", "--json", log) == 0
+    assert json.loads(capsys.readouterr().out)["matches"][0]["url"].startswith(SITE)

@@ -16,12 +16,13 @@ from . import commands
 
 
 def _root() -> Path:
-    """The repository root: the nearest folder upwards holding mkdocs.yml and entries/."""
+    """The repository root: the nearest folder upwards holding mkdocs.yml and entries/; else
+    the checkout this package is in (so `diagnose` works from a folder of logs)."""
     here = Path.cwd().resolve()
     for folder in (here, *here.parents):
         if (folder / "mkdocs.yml").is_file() and (folder / "entries").is_dir():
             return folder
-    return Path(__file__).resolve().parent.parent
+    return Path(__file__).resolve().parents[2]
 
 
 def build_parser() -> argparse.ArgumentParser:

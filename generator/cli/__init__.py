@@ -58,8 +58,9 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("explain", help="print an entry in the terminal")
     p.add_argument("id")
 
-    p = sub.add_parser("schema", help="write schema/entry.schema.json from generator/entries/schema.py")
-    p.add_argument("--check", action="store_true", help="exit 1 if the committed file is stale")
+    p = sub.add_parser("schema", help="write schema/entry.schema.json, schema/verdict.schema.json "
+                       "and docs/diagnose-json.md from their definitions in generator/")
+    p.add_argument("--check", action="store_true", help="exit 1 if a committed file is stale")
 
     p = sub.add_parser("new", help="scaffold a new entry file")
     p.add_argument("id")

@@ -162,20 +162,35 @@ def run_explain(root: Path, args: argparse.Namespace) -> int:
 
 
 def run_schema(root: Path, args: argparse.Namespace) -> int:
+    """Write (or, with --check, verify) what is generated from the code's definitions: the
+    entry schema, the verdict schema and the verdict's reference page. Exit 0 current (or
+    written), 1 stale (--check), 2 the page exists and was not generated (never overwritten)."""
     from ..entries.schema_export import SCHEMA_PATH, render_schema
+    from ..matching import verdict_schema
 
-    target = root / SCHEMA_PATH
-    text = render_schema()
-    current = target.read_text(encoding="utf-8") if target.exists() else None
-    if args.check:
+    outputs = [(SCHEMA_PATH, render_schema()),
+               (verdict_schema.SCHEMA_PATH, verdict_schema.render_schema()),
+               (verdict_schema.PAGE_PATH, verdict_schema.render_page())]
+    stale = []
+    for rel, text in outputs:
+        target = root / rel
+        current = target.read_text(encoding="utf-8") if target.exists() else None
         if current != text:
-            _err(f"{SCHEMA_PATH} is stale: run `python -m generator schema`")
-            return 1
-        return 0
-    if current != text:
+            stale.append((rel, target, current, text))
+    if args.check:
+        for rel, *_ in stale:
+            _err(f"{rel} is stale: run `python -m generator schema`")
+        return 1 if stale else 0
+    for rel, target, current, text in stale:
+        if rel == verdict_schema.PAGE_PATH and current is not None \
+                and not verdict_schema.page_is_generated(current):
+            _err(f"error: {rel} exists and was not written by the generator; move it away "
+                 "(the generator never overwrites hand-written files)")
+            return 2
+    for rel, target, _, text in stale:
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(text, encoding="utf-8")
-        _err(f"wrote {SCHEMA_PATH}")
+        _err(f"wrote {rel}")
     return 0
 
 

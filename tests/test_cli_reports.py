@@ -291,3 +291,42 @@ def test_reproduce_usage_errors(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
     runs.append(_run(capsys, "nothing reproducible", "reproduce"))
     text = _cases(runs).replace(sys.executable, "(python)")
     compare_golden("cli/reproduce-errors.txt", text)
+
+
+# -- the library returns values and raises; it never prints -----------------------------------
+def test_library_returns_values_and_prints_nothing(small: Path, capsys: pytest.CaptureFixture[str]
+                                                   ) -> None:
+    from generator.cli import explain
+    from generator.entries import scaffold
+    from generator.entries.catalog import load_catalog
+    from generator.matching import diagnose
+    from generator.project import Project
+
+    log = _write(small, "train.log", f"{WATCHDOG}\n{OOM}\n")
+    result = diagnose.diagnose_logs(small, [log])
+    assert result.verdict["root_cause"] == "cuda-oom" and result.broken > 0
+    with pytest.raises(diagnose.DiagnoseError, match="only once"):
+        diagnose.diagnose_logs(small, ["-", "-"])
+
+    project = Project(small)
+    made = scaffold.create(project, "nccl-new-failure")
+    assert made == scaffold.Scaffold(small / "entries" / "nccl-new-failure.yaml",
+                                     small / "tests" / "logs" / "nccl-new-failure")
+    for bad, message in (("nccl-new-failure", "already exists"), ("Bad_Id", "kebab-case"),
+                         ("zzz-thing", "unknown area 'zzz-'")):
+        with pytest.raises(scaffold.ScaffoldError, match=message):
+            scaffold.create(project, bad)
+
+    entries = load_catalog(project).entries()
+    assert explain.find(entries, "ddp-old-name")[1] == "ddp-old-name"
+    with pytest.raises(explain.UnknownEntry) as exc:
+        explain.find(entries, "cuda-om")
+    assert exc.value.suggestions == ["cuda-oom"]
+    assert capsys.readouterr() == ("", "")
+
+
+def test_every_template_names_its_context() -> None:
+    for path in sorted((REPO / "templates").rglob("*.j2")):
+        text = path.read_text(encoding="utf-8")
+        assert text.startswith("{##"), f"{path.relative_to(REPO)} must start with a {{## ##}} comment"
+        assert "Context" in text.split("##}", 1)[0], f"{path.relative_to(REPO)}: name its context"

@@ -42,13 +42,14 @@ class ReproduceReport:
     """The reproduce report in three parts, so each outcome shows as soon as it is known."""
 
     def __init__(self) -> None:
-        self._macros = tool_template("terminal/reproduce.txt.j2").module
+        # the template's macros, called like functions (a TemplateModule: typed as Any)
+        self._macros: Any = tool_template("terminal/reproduce.txt.j2").module
 
     def header(self, torch: Any, count: int) -> str:
-        return str(self._macros.header(torch, count))  # type: ignore[attr-defined]
+        return str(self._macros.header(torch, count))
 
     def outcome(self, outcome: Any, written: list[Path]) -> str:
-        return str(self._macros.outcome(outcome, written))  # type: ignore[attr-defined]
+        return str(self._macros.outcome(outcome, written))
 
     def summary(self, counts: Mapping[str, int], seconds: float) -> str:
-        return str(self._macros.summary(counts, seconds))  # type: ignore[attr-defined]
+        return str(self._macros.summary(counts, seconds))

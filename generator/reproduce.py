@@ -18,8 +18,8 @@ b. the diagnose verdict on the output naming the entry as the root cause (first 
 entry with a ``.expect`` file: the ranked match ids, root cause first) and
 ``reproductions/verified.json`` is updated; entry YAML files are never written.
 
-Exit status: 0 every selected reproduction passed (or was skipped), 1 one failed,
-2 usage error (unknown id, no reproduce block, torch not installed).
+``prepare`` selects and checks (raising ReproduceError), ``Session.run`` yields one Outcome per
+reproduction; the command line (``generator/cli``) prints them and chooses the exit status.
 """
 
 from __future__ import annotations
@@ -35,9 +35,10 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Sequence, TextIO
+from typing import Any
 
 from .entries.catalog import load_catalog
 from .entries.model import BenignTemplate, Entry, Reproduction
@@ -48,7 +49,7 @@ from .project import Project
 VERIFIED_FILE = Path("reproductions") / "verified.json"
 LOGS_DIR = Path("tests") / "logs"
 KILL_GRACE = 5  # seconds between SIGTERM and SIGKILL when the timeout is reached
-OUTPUT_SHOWN = 20  # lines of output shown for a failed reproduction
+OUTPUT_SHOWN = 20  # lines of a failed reproduction's output kept for the report
 ERROR_LINE = re.compile(r"Error|Exception|exitcode|Signal|Killed|Assertion")
 # Variables a surrounding launcher may have set; a reproduction starts without them.
 INHERITED_DIST_VARS = (
@@ -92,6 +93,18 @@ class Outcome:
     seconds: float = 0.0
     returncode: int | None = None
     timed_out: bool = False
+    block: Reproduction | None = None  # the entry's reproduce: block
+    written: list[Path] = field(default_factory=list)  # files recorded (with --record)
+
+    def error_lines(self) -> list[str]:
+        """Up to OUTPUT_SHOWN lines of the output that look like errors."""
+        return [line for line in self._lines() if ERROR_LINE.search(line)][:OUTPUT_SHOWN]
+
+    def last_lines(self) -> list[str]:
+        return self._lines()[-OUTPUT_SHOWN:]
+
+    def _lines(self) -> list[str]:
+        return self.output.rstrip("\n").split("\n")
 
 
 # -- checking (pure: no processes) ------------------------------------------------------------
@@ -225,13 +238,14 @@ def reproduce_one(root: Path, entry: Entry, engine: engine_mod.Engine,
                   benign: Sequence[BenignTemplate], torch: Torch) -> Outcome:
     entry_id = entry.id
     block = entry.reproduce
-    assert block is not None  # run() selects entries with a reproduce: block
+    assert block is not None  # prepare() selects entries with a reproduce: block
     if block.needs == "cuda" and not torch.cuda:
-        return Outcome(entry_id, "skip", ["needs cuda; torch.cuda.is_available() is False"])
+        return Outcome(entry_id, "skip", ["needs cuda; torch.cuda.is_available() is False"],
+                       block=block)
     text, code, timed_out, seconds = launch(root, block)
     reasons, matched, verdict = check_output(entry, text, engine, benign)
     return Outcome(entry_id, "fail" if reasons else "pass", reasons, matched, verdict, text,
-                   seconds, code, timed_out)
+                   seconds, code, timed_out, block)
 
 
 # -- recording --------------------------------------------------------------------------------
@@ -281,77 +295,54 @@ def record(root: Path, entry: Entry, outcome: Outcome, torch: Torch,
     return written
 
 
-# -- command ----------------------------------------------------------------------------------
-def _report(outcome: Outcome, block: Reproduction, out: TextIO) -> None:
-    how = f"{block.launcher} x{block.nprocs}"
-    if outcome.status == "skip":
-        print(f"SKIP {outcome.entry_id}: {'; '.join(outcome.reasons)}", file=out)
-        return
-    killed = f", killed after {block.timeout} s" if outcome.timed_out else ""
-    head = (f"{outcome.status.upper()} {outcome.entry_id} ({how}, {outcome.seconds:.1f} s, "
-            f"exit {outcome.returncode}{killed})")
-    print(head, file=out)
-    matches = (outcome.verdict or {}).get("matches", [])
-    if matches:
-        first = matches[0]
-        rank = f", rank {first['rank']}" if first["rank"] is not None else ""
-        print(f"     diagnose: {first['id']} ({first['role']}, line {first['line']}{rank})"
-              + "".join(f"; then {m['id']}" for m in matches[1:]), file=out)
-    print(f"     signatures matched: {', '.join(map(str, outcome.matched)) or 'none'}", file=out)
-    for reason in outcome.reasons:
-        print(f"     - {reason}", file=out)
-    if outcome.status == "fail":
-        lines = outcome.output.rstrip("\n").split("\n")
-        errors = [line for line in lines if ERROR_LINE.search(line)][:OUTPUT_SHOWN]
-        print("     error lines of the output:" if errors else "     last lines of the output:",
-              file=out)
-        for line in errors or lines[-OUTPUT_SHOWN:]:
-            print(f"       | {line[:200]}", file=out)
+# -- running a selection -----------------------------------------------------------------------
+class ReproduceError(Exception):
+    """Why the reproductions cannot start: an unknown id, a missing or bad ``reproduce:``
+    block, or no torch. The message is one line for the reader."""
 
 
-def run(root: Path, ids: list[str] | None = None, record_logs: bool = False,
-        out: TextIO | None = None) -> int:
-    out = out or sys.stdout
+@dataclass
+class Session:
+    """The reproductions selected, checked and ready to run with this torch."""
+
+    root: Path
+    torch: Torch
+    selected: list[Entry]
+    engine: engine_mod.Engine
+    benign: Sequence[BenignTemplate]
+
+    def run(self, record_logs: bool = False, today: str | None = None) -> Iterator[Outcome]:
+        """Run each reproduction in turn; each outcome is yielded as soon as it is known.
+        With ``record_logs``, a passing run is recorded (see ``record``) and the files
+        written are in ``Outcome.written``."""
+        today = today or datetime.date.today().isoformat()
+        for e in self.selected:
+            outcome = reproduce_one(self.root, e, self.engine, self.benign, self.torch)
+            if record_logs and outcome.status == "pass":
+                outcome.written = record(self.root, e, outcome, self.torch, today)
+            yield outcome
+
+
+def prepare(root: Path, ids: list[str] | None = None) -> Session:
+    """Select the entries (default: every entry with a ``reproduce:`` block), check their
+    blocks and find torch. Raises ReproduceError; runs nothing."""
     catalog = load_catalog(Project(root))
     entries = catalog.by_id
-    benign = catalog.benign
     if ids:
         unknown = [i for i in ids if i not in entries]
         if unknown:
-            print(f"error: no such entry: {', '.join(unknown)}", file=sys.stderr)
-            return 2
+            raise ReproduceError(f"no such entry: {', '.join(unknown)}")
         selected = [entries[i] for i in ids]
     else:
         selected = [e for e in catalog.entries if e.reproduce is not None]
         if not selected:
-            print("error: no entry has a reproduce: block", file=sys.stderr)
-            return 2
+            raise ReproduceError("no entry has a reproduce: block")
     for e in selected:
         problem = _block_problem(e.reproduce, root)
         if problem:
-            print(f"error: {e.id}: {problem}", file=sys.stderr)
-            return 2
+            raise ReproduceError(f"{e.id}: {problem}")
     torch = probe_torch()
     if torch is None:
-        print(f"error: torch cannot be imported by {sys.executable}; install it to run "
-              "reproductions (`pip install torch`)", file=sys.stderr)
-        return 2
-    engine = engine_mod.Engine(catalog.matcher)
-    today = datetime.date.today().isoformat()
-    print(f"torch {torch.version} ({'CUDA: ' + str(torch.gpu) if torch.cuda else 'no CUDA'}); "
-          f"{len(selected)} reproduction(s)", file=out)
-    counts = {"pass": 0, "fail": 0, "skip": 0}
-    start = time.monotonic()
-    for e in selected:
-        outcome = reproduce_one(root, e, engine, benign, torch)
-        counts[outcome.status] += 1
-        assert e.reproduce is not None
-        _report(outcome, e.reproduce, out)
-        if record_logs and outcome.status == "pass":
-            for path in record(root, e, outcome, torch, today):
-                print(f"     wrote {path.relative_to(root)}", file=out)
-        out.flush()
-    total = time.monotonic() - start
-    print(f"reproduce: {counts['pass']} passed, {counts['fail']} failed, {counts['skip']} "
-          f"skipped in {total:.1f} s", file=out)
-    return 1 if counts["fail"] else 0
+        raise ReproduceError(f"torch cannot be imported by {sys.executable}; install it to run "
+                             "reproductions (`pip install torch`)")
+    return Session(root, torch, selected, engine_mod.Engine(catalog.matcher), catalog.benign)

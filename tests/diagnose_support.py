@@ -44,6 +44,16 @@ def entry(entry_id: str, role: str, *templates: str, context: dict[int, list[str
                  faq=(), related=(), references=())
 
 
+def as_yaml_data(value: Any) -> Any:
+    """A typed entry (or benign template) as the YAML mapping that would load into it."""
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: as_yaml_data(getattr(value, f.name)) for f in dataclasses.fields(value)
+                if f.name != "document" and getattr(value, f.name) is not None}
+    if isinstance(value, (tuple, list)):
+        return [as_yaml_data(v) for v in value]
+    return value
+
+
 # The roles in ranking order, as entries/vocabulary.yaml defines them.
 ROLES = vocabulary_from(load_sources(Project(REPO))).ids("roles")
 

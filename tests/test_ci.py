@@ -11,7 +11,6 @@ import subprocess
 import sys
 
 import yaml
-
 from helpers import REPO
 
 TEST_COMMAND = "pip install -e '.[test]' && python -m pytest"

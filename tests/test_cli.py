@@ -7,11 +7,11 @@ import os
 import subprocess
 import sys
 
-from helpers import make_project
+from helpers import REPO, make_project
 
 
 def run(root, *args):
-    env = dict(os.environ, NO_MKDOCS_2_WARNING="1")
+    env = dict(os.environ, NO_MKDOCS_2_WARNING="1", PYTHONPATH=str(REPO))  # this checkout's code
     return subprocess.run([sys.executable, "-m", "generator", *args], cwd=root, env=env,
                           capture_output=True, text=True)
 

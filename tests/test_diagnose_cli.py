@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from diagnose_support import REPO, SMALL_BENIGN, SMALL_ENTRIES
+from diagnose_support import REPO, SMALL_BENIGN, SMALL_ENTRIES, as_yaml_data
 
 from generator import cli
 
@@ -22,16 +22,6 @@ OOM = "[rank3]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.
 WATCHDOG = ("[rank1]:[E1105 03:14:22.518273910 ProcessGroupNCCL.cpp:632] [Rank 1] Watchdog caught "
             "collective operation timeout: WorkNCCL(SeqNum=7, OpType=ALLREDUCE, NumelIn=1, "
             "NumelOut=1, Timeout(ms)=600000) ran for 600043 milliseconds before timing out.")
-
-
-def _plain(value):
-    """A typed entry as the YAML mapping that would load into it."""
-    if dataclasses.is_dataclass(value):
-        return {f.name: _plain(getattr(value, f.name)) for f in dataclasses.fields(value)
-                if f.name != "document" and getattr(value, f.name) is not None}
-    if isinstance(value, (tuple, list)):
-        return [_plain(v) for v in value]
-    return value
 
 
 @pytest.fixture
@@ -44,9 +34,9 @@ def project(tmp_path, monkeypatch):
         e = dataclasses.replace(e, summary=f"What {e.id} is.", fix=dataclasses.replace(
             e.fix, steps=("First step.", "Second step."), verify="It works."))
         (root / "entries" / f"{e.id}.yaml").write_text(
-            yaml.safe_dump(_plain(e), sort_keys=False), encoding="utf-8")
+            yaml.safe_dump(as_yaml_data(e), sort_keys=False), encoding="utf-8")
     (root / "entries" / "benign.yaml").write_text(
-        yaml.safe_dump({"benign": [_plain(b) for b in SMALL_BENIGN]}), encoding="utf-8")
+        yaml.safe_dump({"benign": [as_yaml_data(b) for b in SMALL_BENIGN]}), encoding="utf-8")
     monkeypatch.chdir(root)
     return root
 
@@ -206,3 +196,12 @@ def test_explain_former_id(project, capsys):
     path.write_text(yaml.safe_dump(data))
     assert run("explain", "cuda-out-of-memory") == 0
     assert "(formerly 'cuda-out-of-memory')" in capsys.readouterr().out
+
+
+def test_outside_the_repository_the_package_checkout_is_used(tmp_path, monkeypatch, capsys):
+    """On a cluster, logs sit in a folder of their own: the entries come from the checkout
+    that the generator package is in."""
+    monkeypatch.chdir(tmp_path)
+    log = write(tmp_path / "train.log", f"{OOM}\n")
+    assert run("diagnose", "--json", log) == 0
+    assert json.loads(capsys.readouterr().out)["matches"][0]["url"].startswith(SITE)

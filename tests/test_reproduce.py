@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import dataclasses
 import importlib.util
-import io
 import json
 from pathlib import Path
 
@@ -18,7 +17,7 @@ import yaml
 from diagnose_support import ROLES, entry
 from helpers import REPO
 
-from generator import reproduce
+from generator import cli, reproduce
 from generator.entries.catalog import SPECIAL_FILES
 from generator.entries.model import BenignTemplate, Entry, Reproduction
 from generator.matching import engine as engine_mod
@@ -51,10 +50,11 @@ REPRODUCIBLE = sorted(i for i, e in ENTRIES.items() if isinstance(e.get("reprodu
 @pytest.mark.skipif(not TORCH, reason="torch is not installed: `pip install torch` to run the "
                     "reproductions (the CPU build is enough)")
 @pytest.mark.parametrize("entry_id", REPRODUCIBLE)
-def test_reproduction(entry_id: str) -> None:
-    out = io.StringIO()
-    code = reproduce.run(REPO, [entry_id], out=out)
-    report = out.getvalue()
+def test_reproduction(entry_id: str, monkeypatch: pytest.MonkeyPatch,
+                      capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.chdir(REPO)
+    code = cli.main(["reproduce", entry_id])
+    report = capsys.readouterr().out
     if f"SKIP {entry_id}" in report:
         pytest.skip(report.split(f"SKIP {entry_id}: ", 1)[1].splitlines()[0])
     assert code == 0, report
@@ -241,9 +241,10 @@ def test_record_writes_logs_expect_and_verified_json(tmp_path: Path) -> None:
                                                "date": "2026-01-02", "signatures": [1]}
 
 
-def test_usage_errors_need_no_torch(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert reproduce.run(REPO, ["no-such-entry"]) == 2
-    assert "no such entry: no-such-entry" in capsys.readouterr().err
+def test_usage_errors_need_no_torch(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(reproduce, "probe_torch", lambda: pytest.fail("torch was probed"))
+    with pytest.raises(reproduce.ReproduceError, match="no such entry: no-such-entry"):
+        reproduce.prepare(REPO, ["no-such-entry"])
     plain = next(i for i, e in ENTRIES.items() if "reproduce" not in e)
-    assert reproduce.run(REPO, [plain]) == 2
-    assert "no reproduce: block" in capsys.readouterr().err
+    with pytest.raises(reproduce.ReproduceError, match="no reproduce: block"):
+        reproduce.prepare(REPO, [plain])

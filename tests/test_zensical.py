@@ -19,7 +19,6 @@ from pathlib import Path
 
 import pytest
 import yaml
-
 from helpers import REPO, make_project
 
 pytestmark = [

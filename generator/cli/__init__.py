@@ -1,4 +1,6 @@
-"""Command line: argument parsing only; each command's work lives in its own module.
+"""Command line: argument parsing here; what each command does, prints and exits with in
+``commands.py``; the text it prints in ``reports.py`` (templates/terminal/). The library
+returns values and raises typed errors; only the command line prints or chooses an exit code.
 
 Exit codes: 0 success, 1 problems found (or, for diagnose, nothing recognised), 2 usage or
 read error.
@@ -14,12 +16,13 @@ from . import commands
 
 
 def _root() -> Path:
-    """The repository root: the nearest folder upwards holding mkdocs.yml and entries/."""
+    """The repository root: the nearest folder upwards holding mkdocs.yml and entries/; else
+    the checkout this package is in (so `diagnose` works from a folder of logs)."""
     here = Path.cwd().resolve()
     for folder in (here, *here.parents):
         if (folder / "mkdocs.yml").is_file() and (folder / "entries").is_dir():
             return folder
-    return Path(__file__).resolve().parent.parent
+    return Path(__file__).resolve().parents[2]
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -55,8 +58,9 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("explain", help="print an entry in the terminal")
     p.add_argument("id")
 
-    p = sub.add_parser("schema", help="write schema/entry.schema.json from generator/entries/schema.py")
-    p.add_argument("--check", action="store_true", help="exit 1 if the committed file is stale")
+    p = sub.add_parser("schema", help="write schema/entry.schema.json, schema/verdict.schema.json "
+                       "and docs/diagnose-json.md from their definitions in generator/")
+    p.add_argument("--check", action="store_true", help="exit 1 if a committed file is stale")
 
     p = sub.add_parser("new", help="scaffold a new entry file")
     p.add_argument("id")

@@ -7,6 +7,7 @@ import argparse
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 from .. import pipeline
@@ -15,6 +16,7 @@ from ..entries.problems import format_problems, summary_line
 from ..pipeline import PRERENDERED_ENV
 from ..project import Project
 from ..site.render import RenderError
+from . import reports
 
 
 def _err(message: str) -> None:
@@ -87,47 +89,138 @@ def run_serve(root: Path, args: argparse.Namespace) -> int:
                            cwd=root, env=env)
 
 
-def run_diagnose(root: Path, args: argparse.Namespace) -> int:
-    from ..matching import diagnose
+def _replace_unencodable() -> None:
+    """A log or entry text that the terminal's encoding cannot show is shown with '?', not
+    a UnicodeEncodeError."""
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.reconfigure(errors="replace")  # type: ignore[union-attr]
+        except (AttributeError, ValueError):  # pragma: no cover - replaced streams
+            pass
 
-    return diagnose.run(root, args.files, as_json=args.json)
+
+def run_diagnose(root: Path, args: argparse.Namespace) -> int:
+    """Exit 0 a known failure was recognised, 1 nothing matched, 2 usage or read error."""
+    from ..matching import diagnose, logread
+
+    _replace_unencodable()
+    try:
+        result = diagnose.diagnose_logs(root, args.files)
+    except (diagnose.DiagnoseError, logread.LogError) as exc:
+        _err(f"error: {exc}")
+        return 2
+    if args.json:
+        sys.stdout.write(reports.diagnose_json(result.verdict))
+    else:
+        if result.broken:
+            _err(f"note: {result.broken} entry file(s) have problems and may be missing from the "
+                 "diagnosis; run `python -m generator check`")
+        sys.stdout.write(reports.diagnose_text(result.verdict, result.roles))
+    return 0 if result.verdict["matches"] else 1
 
 
 def run_reproduce(root: Path, args: argparse.Namespace) -> int:
+    """Exit 0 every selected reproduction passed or was skipped, 1 one failed, 2 usage error
+    (unknown id, no or bad reproduce: block, torch not installed)."""
     from .. import reproduce
 
-    return reproduce.run(root, args.ids, record_logs=args.record)
+    try:
+        session = reproduce.prepare(root, args.ids)
+    except reproduce.ReproduceError as exc:
+        _err(f"error: {exc}")
+        return 2
+    report = reports.ReproduceReport()
+    out = sys.stdout
+    out.write(report.header(session.torch, len(session.selected)))
+    counts = {"pass": 0, "fail": 0, "skip": 0}
+    start = time.monotonic()
+    for outcome in session.run(record_logs=args.record):
+        counts[outcome.status] += 1
+        out.write(report.outcome(outcome, [p.relative_to(root) for p in outcome.written]))
+        out.flush()
+    out.write(report.summary(counts, time.monotonic() - start))
+    return 1 if counts["fail"] else 0
 
 
 def run_explain(root: Path, args: argparse.Namespace) -> int:
+    """Exit 0 shown, 2 no such entry (with the closest ids)."""
+    from ..entries.catalog import load_catalog
     from . import explain
 
-    return explain.run(root, args.id)
+    _replace_unencodable()
+    project = Project(root)
+    catalog = load_catalog(project)
+    try:
+        entry, former = explain.find(catalog.entries, args.id)
+    except explain.UnknownEntry as exc:
+        _err(f"error: {exc}")
+        if not exc.suggestions:
+            _err("  list them with: ls entries/, or browse the site's 'All failures' page")
+        return 2
+    url = f"{project.site_url()}failures/{entry.id}/"
+    role = next(r for r in catalog.vocabulary.roles if r.id == entry.role)
+    sys.stdout.write(reports.explain_text(entry, role, url, former))
+    return 0
 
 
 def run_schema(root: Path, args: argparse.Namespace) -> int:
-    from ..entries.schema_export import SCHEMA_PATH, render_schema
+    """Write (or, with --check, verify) what is generated from the code's definitions: the
+    entry schema, the verdict schema and the verdict's reference page. Exit 0 current (or
+    written), 1 stale (--check), 2 the page exists and was not generated (never overwritten)."""
+    from ..entries.schema_export import SCHEMA_PATH, project_words, render_schema
+    from ..matching import verdict_schema
 
-    target = root / SCHEMA_PATH
-    text = render_schema(Project(root))
-    current = target.read_text(encoding="utf-8") if target.exists() else None
-    if args.check:
+    words = project_words(Project(root))
+    outputs = [(SCHEMA_PATH, render_schema(words)),
+               (verdict_schema.SCHEMA_PATH, verdict_schema.render_schema(words)),
+               (verdict_schema.PAGE_PATH, verdict_schema.render_page())]
+    stale = []
+    for rel, text in outputs:
+        target = root / rel
+        current = target.read_text(encoding="utf-8") if target.exists() else None
         if current != text:
-            _err(f"{SCHEMA_PATH} is stale: run `python -m generator schema`")
-            return 1
-        return 0
-    if current != text:
+            stale.append((rel, target, current, text))
+    if args.check:
+        for rel, *_ in stale:
+            _err(f"{rel} is stale: run `python -m generator schema`")
+        return 1 if stale else 0
+    for rel, target, current, text in stale:
+        if rel == verdict_schema.PAGE_PATH and current is not None \
+                and not verdict_schema.page_is_generated(current):
+            _err(f"error: {rel} exists and was not written by the generator; move it away "
+                 "(the generator never overwrites hand-written files)")
+            return 2
+    for rel, target, _, text in stale:
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(text, encoding="utf-8")
-        _err(f"wrote {SCHEMA_PATH}")
+        _err(f"wrote {rel}")
     return 0
 
 
 def run_new(root: Path, args: argparse.Namespace) -> int:
+    """Exit 0 written, 2 not written (bad or used id, the file exists, unknown --from)."""
     from ..entries import scaffold
+    from ..entries.checks import SCAFFOLD_MARKER
 
-    return scaffold.run(root, args.id, args.from_id)
+    project = Project(root)
+    try:
+        made = scaffold.create(project, args.id, args.from_id)
+    except scaffold.ScaffoldError as exc:
+        _err(f"error: {exc}")
+        return 2
+    sys.stdout.write(reports.new_text(project.display(made.entry), project.display(made.logs),
+                                      SCAFFOLD_MARKER))
+    return 0
 
 
-__all__ = ["run_check", "run_render", "run_build", "run_serve", "run_diagnose", "run_explain",
-           "run_new", "run_schema", "run_reproduce"]
+__all__ = [
+    "run_build",
+    "run_check",
+    "run_diagnose",
+    "run_explain",
+    "run_new",
+    "run_render",
+    "run_reproduce",
+    "run_schema",
+    "run_serve",
+]

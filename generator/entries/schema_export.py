@@ -63,7 +63,11 @@ def entry_schema(words: Words) -> dict[str, Any]:
     }
 
 
-def render_schema(project: Project) -> str:
+def project_words(project: Project) -> Words:
+    """The ids of each vocabulary list of the project (entries/vocabulary.yaml)."""
     vocabulary = load_catalog(project).vocabulary
-    words = {kind: vocabulary.ids(kind) for kind in ("roles", "stacks", "areas")}
+    return {kind: vocabulary.ids(kind) for kind in ("roles", "stacks", "areas")}
+
+
+def render_schema(words: Words) -> str:
     return json.dumps(entry_schema(words), indent=2, ensure_ascii=False) + "\n"

@@ -13,8 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable, Iterator
 
-import jinja2
-
+from .. import templating
 from ..entries.catalog import Catalog
 from ..entries.codes import CODES
 from ..entries.model import Entry, Group, TaxonomySection
@@ -47,38 +46,6 @@ class Site:
     taxonomy: tuple[TaxonomySection, ...] = ()
 
 
-def _environment(templates_dir: Path) -> jinja2.Environment:
-    env = jinja2.Environment(
-        loader=jinja2.FileSystemLoader(str(templates_dir)),
-        undefined=jinja2.StrictUndefined,
-        autoescape=False,  # Markdown output; entries are checked for raw HTML instead
-        keep_trailing_newline=True,
-        trim_blocks=True,
-        lstrip_blocks=True,
-        # Markdown heading anchors are written `{#id}`, so Jinja comments are `{## ##}`
-        comment_start_string="{##",
-        comment_end_string="##}",
-    )
-    env.filters.update(
-        mermaid_text=lambda s: str(s).replace('"', "#quot;").replace("\n", " "),
-        table_cell=lambda s: " ".join(str(s).split()).replace("|", "\\|"),
-        one_line=lambda s: " ".join(str(s).split()),
-        fence=_fence,
-        tojson_sorted=lambda v: json.dumps(v, sort_keys=True, ensure_ascii=False),
-    )
-    return env
-
-
-def _fence(text: str) -> str:
-    """A backtick fence longer than any backtick run inside the text."""
-    longest = 0
-    run = 0
-    for ch in str(text):
-        run = run + 1 if ch == "`" else 0
-        longest = max(longest, run)
-    return "`" * max(3, longest + 1)
-
-
 def build_site(catalog: Catalog, edit_base: str) -> Site:
     site = Site(catalog.entries, catalog.by_id, catalog.categories, catalog.components,
                 edit_base=edit_base, reproduced=dict(catalog.verified), taxonomy=catalog.taxonomy)
@@ -109,15 +76,14 @@ def _signature_rows(site: Site) -> list[dict[str, Any]]:
 def plan(catalog: Catalog, project: Project, edit_base: str) -> Iterator[tuple[str, str]]:
     """Every generated file (path relative to docs/) and its content, one at a time, so
     that ten thousand pages never sit in memory together."""
-    env = _environment(project.templates_dir)
     site = build_site(catalog, edit_base)
-    role_titles = {r.id: r.title for r in catalog.vocabulary.roles}
-    stack_titles = {s.id: s.title for s in catalog.vocabulary.stacks}
+    env = templating.environment(project.templates_dir, {
+        "ROLE_TITLES": {r.id: r.title for r in catalog.vocabulary.roles},
+        "STACK_TITLES": {s.id: s.title for s in catalog.vocabulary.stacks},
+    })
 
     def page(path: str, template: str, **ctx: Any) -> tuple[str, str]:
-        text = env.get_template(template).render(site=site, marker=GENERATED_MARKER,
-                                                 ROLE_TITLES=role_titles, STACK_TITLES=stack_titles,
-                                                 **ctx)
+        text = env.get_template(template).render(site=site, marker=GENERATED_MARKER, **ctx)
         return path, text.rstrip("\n") + "\n"
 
     for e in site.entries:

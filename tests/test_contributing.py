@@ -52,8 +52,8 @@ def test_scaffold_cannot_land_and_filled_entry_can(tmp_path):
     check = run(root, "check", "entries/nccl-contributed-failure.yaml")
     assert check.returncode == 1
     lines = check.stdout.strip().splitlines()
-    assert lines and all(re.match(r"entries/nccl-contributed-failure\.yaml:\d+:\d+: E122 ", l) for l in lines)
-    fields = {l.split("'")[1] for l in lines}
+    assert lines and all(re.match(r"entries/nccl-contributed-failure\.yaml:\d+:\d+: E122 ", line) for line in lines)
+    fields = {line.split("'")[1] for line in lines}
     assert {"title", "summary", "mechanism", "fingerprint", "fix.summary", "signatures[1].template"} <= fields
 
     # filled in (here: the fixture timeout entry's content under the new id) it passes

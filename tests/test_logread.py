@@ -209,7 +209,7 @@ class Recording(io.RawIOBase):
         return n
 
 
-def scan_traced(stream: "Recording", prefilter: str) -> tuple[int, int]:
+def scan_traced(stream: Recording, prefilter: str) -> tuple[int, int]:
     """Scan the stream through a fresh engine; return (lines, peak traced bytes)."""
     eng = engine_mod.Engine(DATA)
     tracemalloc.start()

@@ -40,7 +40,7 @@ def python_each(data, files):
 
 def assert_same(py, js, files):
     assert len(py) == len(js)
-    bad = [str(f) for f, a, b in zip(files, py, js) if a != b]
+    bad = [str(f) for f, a, b in zip(files, py, js, strict=True) if a != b]
     assert not bad, f"Python and JavaScript differ on: {bad[:10]}"
 
 

@@ -184,7 +184,7 @@ def run_schema(root: Path, args: argparse.Namespace) -> int:
         for rel, *_ in stale:
             _err(f"{rel} is stale: run `python -m generator schema`")
         return 1 if stale else 0
-    for rel, target, current, text in stale:
+    for rel, _, current, _ in stale:
         if rel == verdict_schema.PAGE_PATH and current is not None \
                 and not verdict_schema.page_is_generated(current):
             _err(f"error: {rel} exists and was not written by the generator; move it away "

@@ -9,10 +9,11 @@ the one compiled matcher that checking and rendering share.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from ..project import Project
 from . import model

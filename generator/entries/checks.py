@@ -7,9 +7,10 @@ cross-entry checks take the whole catalog. Nothing here prints or exits.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any
 
 from ..matching.engine import Engine, diagnose_text
 from ..matching.templates import TemplateError, compile_template

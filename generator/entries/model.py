@@ -14,8 +14,9 @@ import dataclasses
 import functools
 import types
 import typing
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Mapping, TypeVar, Union
+from typing import Any, TypeVar, Union
 
 from .loader import Document
 

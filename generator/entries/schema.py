@@ -28,12 +28,12 @@ class Field:
     required: bool = True
     enum: tuple[str, ...] = ()
     vocabulary: str = ""  # the values are the ids of this list in entries/vocabulary.yaml
-    items: "Field | None" = None  # for lists: the schema of each item
-    fields: tuple["Field", ...] = ()  # for mappings: their fields
-    values: "Field | None" = None  # for mappings with free keys: the schema of each value
+    items: Field | None = None  # for lists: the schema of each item
+    fields: tuple[Field, ...] = ()  # for mappings: their fields
+    values: Field | None = None  # for mappings with free keys: the schema of each value
     markdown: bool = False  # the string is rendered as Markdown
 
-    def child(self, name: str) -> "Field | None":
+    def child(self, name: str) -> Field | None:
         for f in self.fields:
             if f.name == name:
                 return f

@@ -19,8 +19,9 @@ same steps, so both give identical verdicts:
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any, Iterable
+from typing import Any
 
 MAX_EVIDENCE = 5  # evidence lines kept per entry
 MAX_PENDING = 200  # context-needing hits kept per signature
@@ -44,7 +45,8 @@ PREFIXES: list[tuple[str, int]] = [
     (r"\[[A-Za-z_][A-Za-z_-]*?([0-9]+)\]: ?", 1),
     (r"worker-?[0-9]+: ", 0),
     (r"[ ]*([0-9]{1,5}): ", 1),
-    (r"\[?[0-9]{4}-[0-9]{2}-[0-9]{2}[T ][0-9]{2}:[0-9]{2}:[0-9]{2}(?:[.,][0-9]+)?(?:Z|[+-][0-9]{2}:?[0-9]{2})?\]?[ ]+", 0),
+    (r"\[?[0-9]{4}-[0-9]{2}-[0-9]{2}[T ][0-9]{2}:[0-9]{2}:[0-9]{2}(?:[.,][0-9]+)?"
+     r"(?:Z|[+-][0-9]{2}:?[0-9]{2})?\]?[ ]+", 0),
 ]
 RANK_IN_MESSAGE = r"\[(?:PG [^\]]*)?Rank ([0-9]+)\]"
 
@@ -298,7 +300,7 @@ class Engine:
         }
 
 
-def diagnose_text(data: "dict[str, Any] | Engine", text: str) -> dict[str, Any]:
+def diagnose_text(data: dict[str, Any] | Engine, text: str) -> dict[str, Any]:
     """Convenience for tests and the checker: a whole log held in memory. Pass an Engine
     to reuse its compiled patterns across many small logs."""
     engine = data if isinstance(data, Engine) else Engine(data)

@@ -7,7 +7,8 @@ not compile are left out (the checker reports them).
 
 from __future__ import annotations
 
-from typing import Any, Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
 
 from ..entries.model import DEFAULT_WINDOW, BenignTemplate, Entry
 from . import engine

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 
 # name -> (pattern, description). Patterns use only [] classes, (?:) groups and + * ?.
 HOLES: dict[str, tuple[str, str]] = {
@@ -110,7 +110,7 @@ def _tokenize(template: str) -> list[tuple[str, str, int]]:
     return pieces
 
 
-@lru_cache(maxsize=None)
+@cache
 def compile_template(template: str) -> Compiled:
     """Compile a template or raise TemplateError saying what to change.
 

@@ -9,9 +9,10 @@ same input: inputs are sorted, no dates or absolute paths are written.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable, Iterator
+from typing import Any
 
 from .. import templating
 from ..entries.catalog import Catalog

@@ -15,7 +15,7 @@ from helpers import REPO, make_project
 
 
 def mkdocs_build(root, site, workers):
-    env = dict(os.environ, NO_MKDOCS_2_WARNING="1", FAILURE_ENCYCLOPEDIA_WORKERS=str(workers),
+    env = dict(os.environ, PYTHONPATH=str(REPO), NO_MKDOCS_2_WARNING="1", FAILURE_ENCYCLOPEDIA_WORKERS=str(workers),
                SOURCE_DATE_EPOCH="1764633600")  # sitemap dates identical across the builds
     env.pop("FAILURE_ENCYCLOPEDIA_PRERENDERED", None)
     result = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(site)],

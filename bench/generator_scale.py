@@ -2,13 +2,16 @@
 
 Prints, for each N (default 1,000 and 10,000): seconds for check + render and the peak
 memory (max RSS) of the process doing it. Then, for --site N entries (default 1,000),
-builds the site side by side, --repeat times each, interleaved: with this project's
-mkdocs.yml (entries reached through category index pages; pages built on every core by
-generator/site/mkdocs_parallel.py) and with a default Material configuration that lists every
-page in the nav. Synthetic entries live in a temporary folder and are never committed.
+builds the site --repeat times in each of three ways, interleaved so that all see the same
+machine load: this project's mkdocs.yml with pages built by --workers worker processes
+(generator/site/mkdocs_parallel.py; default: every CPU this process may use), the same
+configuration with FAILURE_ENCYCLOPEDIA_WORKERS=1 (MkDocs' own serial build), and a
+default Material configuration that lists every page in the nav. Synthetic entries live in
+a temporary folder and are never committed.
 
     python bench/generator_scale.py                 # 1,000 and 10,000; site at 1,000
-    python bench/generator_scale.py --sizes 200 --site 200
+    python bench/generator_scale.py --sizes 1000 --site 1000 --repeat 3
+    python bench/generator_scale.py --sizes 200 --site 200 --workers 4
     python bench/generator_scale.py --no-site
 """
 
@@ -146,7 +149,7 @@ print(json.dumps({{"seconds": elapsed, "peak_mb": resource.getrusage(resource.RU
 
 def check_and_render(root: Path) -> dict:
     code = CHILD.format(repo=str(REPO), root=str(root))
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=root)
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=root, check=False)
     if out.returncode:
         raise SystemExit(out.stderr)
     return json.loads(out.stdout.strip().splitlines()[-1])
@@ -176,13 +179,55 @@ nav:
     return config
 
 
-def timed(cmd: list[str], cwd: Path) -> float:
-    env = dict(os.environ, NO_MKDOCS_2_WARNING="1", FAILURE_ENCYCLOPEDIA_PRERENDERED="1")
+def timed(cmd: list[str], cwd: Path, workers: int | None = None) -> tuple[float, str]:
+    """Seconds a command took, and what it printed. The build uses this checkout's
+    generator package (PYTHONPATH), not whichever copy is installed."""
+    env = dict(os.environ, NO_MKDOCS_2_WARNING="1", FAILURE_ENCYCLOPEDIA_PRERENDERED="1",
+               PYTHONPATH=str(REPO))
+    env.pop("FAILURE_ENCYCLOPEDIA_WORKERS", None)
+    if workers is not None:
+        env["FAILURE_ENCYCLOPEDIA_WORKERS"] = str(workers)
     t = time.perf_counter()
-    out = subprocess.run(cmd, cwd=cwd, env=env, capture_output=True, text=True)
+    out = subprocess.run(cmd, cwd=cwd, env=env, capture_output=True, text=True, check=False)
     if out.returncode:
         raise SystemExit(out.stdout[-2000:] + out.stderr[-2000:])
-    return time.perf_counter() - t
+    return time.perf_counter() - t, out.stdout + out.stderr
+
+
+def parallel_line(output: str) -> str:
+    """The parallel build's last line; stops the benchmark if the build went serial."""
+    for line in output.splitlines():
+        if "worker processes converted" in line:
+            return line.split("-  ", 1)[-1]
+        if "parallel build off" in line:
+            raise SystemExit(f"the parallel build did not run: {line.split('-  ', 1)[-1]}")
+    raise SystemExit("the parallel build did not run (is this Linux, with --workers 2 or more?)")
+
+
+def site_builds(root: Path, tmp: Path, n: int, workers: int, repeat: int) -> None:
+    default_config = default_material_config(root)
+    build = [sys.executable, "-m", "mkdocs", "build", "--site-dir"]
+    times: dict[str, list[float]] = {"parallel": [], "serial": [], "default": []}
+    for run in range(1, repeat + 1):  # interleaved, so all see the same machine load
+        seconds, output = timed(build + [str(tmp / "site-parallel")], root, workers)
+        times["parallel"].append(seconds)
+        if run == 1:
+            print(f"  {parallel_line(output)}")
+        seconds, output = timed(build + [str(tmp / "site-serial")], root, 1)
+        times["serial"].append(seconds)
+        if "worker processes" in output:
+            raise SystemExit("FAILURE_ENCYCLOPEDIA_WORKERS=1 did not build serially")
+        seconds, _ = timed(build + [str(tmp / "site-default"), "-f", str(default_config)], root)
+        times["default"].append(seconds)
+        print(f"site build {run}, {n} entries: {workers} workers {times['parallel'][-1]:.1f} s; "
+              f"1 worker {times['serial'][-1]:.1f} s; default Material (every page in nav) "
+              f"{times['default'][-1]:.1f} s", flush=True)
+    parallel = times["parallel"]
+    for name, label in (("serial", "1 worker (same config)"), ("default", "default Material")):
+        ratios = [other / ours for other, ours in zip(times[name], parallel, strict=True)]
+        print(f"{workers} workers vs {label}: median {statistics.median(parallel):.1f} s vs "
+              f"{statistics.median(times[name]):.1f} s, speed-up median {statistics.median(ratios):.2f}x "
+              f"(min {min(ratios):.2f}x, max {max(ratios):.2f}x, {repeat} runs)")
 
 
 def main() -> None:
@@ -191,6 +236,8 @@ def main() -> None:
     ap.add_argument("--site", type=int, default=1000, help="entries for the site-build comparison")
     ap.add_argument("--no-site", action="store_true")
     ap.add_argument("--repeat", type=int, default=3, help="site builds of each kind, interleaved")
+    ap.add_argument("--workers", type=int, default=len(os.sched_getaffinity(0)),
+                    help="worker processes of the parallel build (default: every CPU available)")
     args = ap.parse_args()
     with tempfile.TemporaryDirectory() as tmpdir:
         tmp = Path(tmpdir)
@@ -208,19 +255,7 @@ def main() -> None:
         if not root.exists():
             root = make_project(tmp, args.site)
             check_and_render(root)
-        default_config = default_material_config(root)
-        ratios = []
-        for run in range(1, args.repeat + 1):  # interleaved, so both see the same machine load
-            ours = timed([sys.executable, "-m", "mkdocs", "build", "--site-dir", str(tmp / "site-ours")], root)
-            default = timed([sys.executable, "-m", "mkdocs", "build", "-f", str(default_config),
-                             "--site-dir", str(tmp / "site-default")], root)
-            ratios.append(default / ours)
-            print(f"site build {run}, {args.site} entries: this project's config {ours:.1f} s; "
-                  f"default Material (every page in nav) {default:.1f} s; speed-up {default / ours:.1f}x",
-                  flush=True)
-        if args.repeat > 1:
-            print(f"median speed-up over {args.repeat} runs: {statistics.median(ratios):.1f}x "
-                  f"(min {min(ratios):.1f}x, max {max(ratios):.1f}x)")
+        site_builds(root, tmp, args.site, args.workers, args.repeat)
 
 
 if __name__ == "__main__":

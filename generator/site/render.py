@@ -121,14 +121,31 @@ def _signature_rows(site: Site) -> list[dict[str, Any]]:
     return sorted(rows, key=lambda r: (r["template"].lower(), r["id"]))
 
 
-def plan(catalog: Catalog, project: Project, edit_base: str) -> Iterator[tuple[str, str]]:
+class Pages:
+    """Renders each generated page from its template, every page on every build
+    (pagecache.PageCache, for long-running processes, renders only what changed)."""
+
+    def __init__(self, templates_dir: Path) -> None:
+        self.env = _environment(templates_dir)
+
+    def begin(self) -> None:
+        """A new build starts: called by `plan` before its first page."""
+
+    def render(self, path: str, template: str, site: Site, **ctx: Any) -> str:
+        """The text of the generated file `path` (relative to docs/)."""
+        return self.env.get_template(template).render(site=site, **ctx)
+
+
+def plan(catalog: Catalog, project: Project, edit_base: str,
+         pages: Pages | None = None) -> Iterator[tuple[str, str]]:
     """Every generated file (path relative to docs/) and its content, one at a time, so
     that ten thousand pages never sit in memory together."""
-    env = _environment(project.templates_dir)
+    pages = pages or Pages(project.templates_dir)
+    pages.begin()
     site = build_site(catalog, edit_base)
 
     def page(path: str, template: str, **ctx: Any) -> tuple[str, str]:
-        text = env.get_template(template).render(site=site, marker=GENERATED_MARKER, **ctx)
+        text = pages.render(path, template, site, marker=GENERATED_MARKER, **ctx)
         return path, text.rstrip("\n") + "\n"
 
     for e in site.entries:
@@ -161,7 +178,7 @@ def plan(catalog: Catalog, project: Project, edit_base: str) -> Iterator[tuple[s
                 for e in site.entries]
     yield "assets/generated/entries.json", json.dumps(
         {"format": 1, "entries": exported}, sort_keys=True, ensure_ascii=False, indent=1) + "\n"
-    yield "llms.txt", env.get_template("llms.txt.j2").render(site=site).rstrip("\n") + "\n"
+    yield "llms.txt", pages.render("llms.txt", "llms.txt.j2", site).rstrip("\n") + "\n"
 
 
 DATA_DIR = "assets/generated"

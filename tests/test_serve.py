@@ -120,6 +120,22 @@ def test_rebuilds_give_what_a_build_from_scratch_gives(tmp_path, monkeypatch):
     same_as_from_scratch()
 
 
+def test_entries_json_is_json_dumps_of_the_export(tmp_path):
+    import json
+
+    from generator.entries.catalog import load_catalog
+    from generator.site.render import EXPORT_FIELDS, entries_json
+
+    for root in (synthetic_project(tmp_path), REPO):
+        entries = load_catalog(Project(root)).entries
+        exported = [{"url": f"failures/{e.id}/",
+                     **{k: v for k, v in e.as_written().items() if k in EXPORT_FIELDS}} for e in entries]
+        for items, export in ((entries, exported), ((), [])):
+            expected = json.dumps({"format": 1, "entries": export}, sort_keys=True,
+                                  ensure_ascii=False, indent=1) + "\n"
+            assert entries_json(items) == expected
+
+
 def test_an_error_is_reported_and_nothing_is_rendered(tmp_path, monkeypatch):
     root = synthetic_project(tmp_path)
     monkeypatch.chdir(root)

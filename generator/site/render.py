@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable, Iterator
+from typing import Any, Callable, Iterable, Iterator
 
 import jinja2
 
@@ -135,6 +135,25 @@ class Pages:
         """The text of the generated file `path` (relative to docs/)."""
         return self.env.get_template(template).render(site=site, **ctx)
 
+    def exported(self, e: Entry) -> str:
+        """The entry's item in entries.json (see `entries_json`)."""
+        return exported_json(e)
+
+
+def exported_json(e: Entry) -> str:
+    """One entry as entries.json lists it, indented as it sits there (two levels deep)."""
+    item = {"url": f"failures/{e.id}/", **{k: v for k, v in e.as_written().items() if k in EXPORT_FIELDS}}
+    return json.dumps(item, sort_keys=True, ensure_ascii=False, indent=1).replace("\n", "\n  ")
+
+
+def entries_json(entries: Iterable[Entry], exported: Callable[[Entry], str] = exported_json) -> str:
+    """entries.json: the text of `json.dumps({"format": 1, "entries": [...]}, sort_keys=True,
+    ensure_ascii=False, indent=1)`, assembled from each entry's item (JSON strings hold no
+    raw newline, so indenting an item's lines indents its structure only)."""
+    items = [exported(e) for e in entries]
+    listed = "[\n  " + ",\n  ".join(items) + "\n ]" if items else "[]"
+    return '{\n "entries": ' + listed + ',\n "format": 1\n}\n'
+
 
 def plan(catalog: Catalog, project: Project, edit_base: str,
          pages: Pages | None = None) -> Iterator[tuple[str, str]]:
@@ -173,11 +192,7 @@ def plan(catalog: Catalog, project: Project, edit_base: str,
              body=contributing.read_text(encoding="utf-8"))
     yield "assets/generated/matcher.json", json.dumps(
         catalog.matcher, sort_keys=True, ensure_ascii=False, separators=(",", ":")) + "\n"
-    exported = [{"url": f"failures/{e.id}/",
-                 **{k: v for k, v in e.as_written().items() if k in EXPORT_FIELDS}}
-                for e in site.entries]
-    yield "assets/generated/entries.json", json.dumps(
-        {"format": 1, "entries": exported}, sort_keys=True, ensure_ascii=False, indent=1) + "\n"
+    yield "assets/generated/entries.json", entries_json(site.entries, pages.exported)
     yield "llms.txt", pages.render("llms.txt", "llms.txt.j2", site).rstrip("\n") + "\n"
 
 

@@ -1,5 +1,6 @@
 """`serve`: a rebuild after a save gives what a build from scratch gives, reports what the
-checker rejects, and the generator's own writes into docs/ start no second build."""
+checker rejects, and neither the generator's own writes into docs/ nor a save that a build
+has already seen start another build."""
 
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ import pytest
 from helpers import REPO, make_project
 
 from generator import pipeline
+from generator.entries.reload import EntryCache
 from generator.project import Project
 from generator.site import serve
 
@@ -155,7 +157,7 @@ def test_an_error_is_reported_and_nothing_is_rendered(tmp_path, monkeypatch):
     assert result.errors == [] and "failures/nccl-synthetic-00007.md" in result.written
 
 
-def test_generated_files_start_no_build(tmp_path):
+def test_generated_files_and_seen_saves_start_no_build(tmp_path):
     from mkdocs.livereload import LiveReloadServer
 
     docs = tmp_path / "docs"
@@ -173,8 +175,12 @@ def test_generated_files_start_no_build(tmp_path):
 
     server = LiveReloadServer(builder=lambda: None, host="127.0.0.1", port=0, root=str(tmp_path),
                               polling_interval=0.1)
+    templates = tmp_path / "templates"
+    templates.mkdir()
+    loaded = EntryCache()
     server.watch(str(docs))  # what `mkdocs serve` does before the hook's on_serve
-    serve.watch_sources(server, docs, [entries])
+    serve.watch_sources(server, docs, entries, templates, loaded.unchanged)
+    server.watch(str(entries))  # mkdocs.yml's `watch:`, added after on_serve
     server.observer.start()
     try:
         def wants_build_after(change) -> bool:
@@ -188,7 +194,12 @@ def test_generated_files_start_no_build(tmp_path):
         assert not wants_build_after(generated.unlink)
         assert wants_build_after(lambda: (docs / "failures" / "hand.md").write_text("# edited\n"))
         assert wants_build_after(lambda: (docs / "page.md").write_text("# new\n"))
-        assert wants_build_after(lambda: (entries / "x.yaml").write_text("id: x\n"))
+        entry = entries / "x.yaml"
+        assert wants_build_after(lambda: entry.write_text("id: x\n"))
+        loaded.load(entry, "entries/x.yaml")  # what a build does
+        assert not wants_build_after(lambda: entry.write_text("id: x\n"))  # seen by a build
+        assert wants_build_after(lambda: entry.write_text("id: y\n"))
+        assert wants_build_after(lambda: (templates / "t.j2").write_text("x"))
     finally:
         server.observer.stop()
         server.observer.join()

@@ -55,6 +55,7 @@ class EntryCache:
 
     def __init__(self) -> None:
         self._files: dict[tuple[Path, str], _Loaded] = {}
+        self._bytes: dict[Path, bytes] = {}  # what the last load of each file read
         self._entries: dict[int, tuple[Document, Entry | ModelError]] = {}
         self._checked: dict[int, tuple[Document, checks.Context, list[Problem]]] = {}
         self._fingerprints: _Fingerprints | None = None
@@ -73,6 +74,7 @@ class EntryCache:
 
         catalog = catalog_from(load_sources(project, load), self.entry)
         self._files = {k: v for k, v in self._files.items() if k in seen}
+        self._bytes = {path: v.raw for (path, _), v in self._files.items()}
         live = {id(doc) for doc in catalog.sources.docs}
         self._entries = {k: v for k, v in self._entries.items() if k in live}
         return catalog
@@ -85,6 +87,7 @@ class EntryCache:
             raw = None
         if raw is None:  # unreadable or too big: load_file says so
             return load_file(path, display)
+        self._bytes[path] = raw
         known = self._files.get((path, display))
         if known is not None and known.raw == raw:
             return known.doc, list(known.problems)
@@ -94,6 +97,16 @@ class EntryCache:
         # the next build sees bytes that differ from `raw` and parses the file again
         self._files[(path, display)] = _Loaded(raw, doc, list(problems))
         return doc, problems
+
+    def unchanged(self, path: Path) -> bool:
+        """Whether the file holds the bytes that the last load of it read: a change that a
+        build has already seen (or a save that changed nothing). May be called from another
+        thread while a build runs."""
+        known = self._bytes.get(path)
+        try:
+            return known is not None and path.read_bytes() == known
+        except OSError:
+            return False
 
     def entry(self, doc: Document) -> Entry:
         """`model.entry_from`, once per document."""

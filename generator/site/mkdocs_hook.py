@@ -85,5 +85,7 @@ def on_env(env: Any, config: Any, files: Any, **kwargs: Any) -> Any:
 
 def on_serve(server: Any, config: Any, builder: Any, **kwargs: Any) -> Any:
     project = _project(config)
-    serve.watch_sources(server, Path(config["docs_dir"]), (project.entries_dir, project.templates_dir))
+    cache = _caches.get(project.root)
+    serve.watch_sources(server, Path(config["docs_dir"]), project.entries_dir, project.templates_dir,
+                        cache.entries.unchanged if cache is not None else lambda path: False)
     return server

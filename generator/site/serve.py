@@ -10,7 +10,8 @@ entry that lists it as related shows its title). What this module adds:
 
 - The generator's own writes into docs/ must not start another build: the build that wrote
   them is already building them. `watch_sources` watches docs/ through a filter that drops
-  the events of generated files (a hand-written file's events pass).
+  the events of generated files (a hand-written file's events pass), and entries/ through
+  one that drops the events of a file that holds what the last build read.
 - A dirty build indexes for search only the pages it builds. Material keeps the last
   index and merges the new pages into it, assuming there is only one and that no page's
   URL starts with another's ("failures/" would drop every entry). `keep_search_entries`
@@ -35,7 +36,7 @@ import logging
 import os
 import subprocess
 import sys
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
@@ -72,44 +73,53 @@ def is_generated(docs_dir: Path, path: str) -> bool:
     return not target.is_file() or _is_generated(target, docs_dir)
 
 
-class _WithoutGenerated:
-    """A watchdog event handler that passes on every event except those of generated files."""
+class _Filtered:
+    """A watchdog event handler that passes on every event except those whose every path
+    `needless` says starts no useful build."""
 
-    def __init__(self, handler: Any, docs_dir: Path) -> None:
-        self.handler, self.docs_dir = handler, docs_dir
+    def __init__(self, handler: Any, needless: Callable[[str], bool]) -> None:
+        self.handler, self.needless = handler, needless
 
     def dispatch(self, event: Any) -> None:
         paths = [event.src_path] + ([event.dest_path] if getattr(event, "dest_path", "") else [])
-        if not event.is_directory and all(is_generated(self.docs_dir, os.fsdecode(p)) for p in paths):
-            log.debug("ignored (generated): %s", event)
+        if not event.is_directory and all(self.needless(os.fsdecode(p)) for p in paths):
+            log.debug("no build needed for %s", event)
             return
         self.handler.dispatch(event)
 
 
-def watch_sources(server: Any, docs_dir: Path, sources: Iterable[Path]) -> None:
-    """Watch docs/ without the generator's own files, and the folders pages are made from.
-
-    MkDocs has already watched docs/ with its own handler; it is watched again here, with
-    the same handler behind the filter (the watch is scheduled through a wrapper, so the
-    handler that requests builds stays MkDocs' own)."""
-    docs = str(docs_dir)
+def _watch_filtered(server: Any, folder: Path, needless: Callable[[str], bool]) -> None:
+    """server.watch(folder), with MkDocs' own handler (the one that requests builds)
+    behind a filter: the watch is scheduled through a wrapper of the observer's method."""
     observer = server.observer
-    try:
-        server.unwatch(docs)
-    except KeyError:  # not watched (`mkdocs serve --no-livereload` watches nothing)
-        return
     schedule = observer.schedule
 
     def schedule_filtered(handler: Any, path: str, recursive: bool = True, **kwargs: Any) -> Any:
-        return schedule(_WithoutGenerated(handler, docs_dir), path, recursive=recursive, **kwargs)
+        return schedule(_Filtered(handler, needless), path, recursive=recursive, **kwargs)
 
     observer.schedule = schedule_filtered
     try:
-        server.watch(docs)
+        server.watch(str(folder))
     finally:
         del observer.schedule  # the class's method again
-    for folder in sources:
-        server.watch(str(folder))
+
+
+def watch_sources(server: Any, docs_dir: Path, entries_dir: Path, templates_dir: Path,
+                  unchanged: Callable[[Path], bool] = lambda path: False) -> None:
+    """Watch docs/ without the generator's own files, entries/ without the saves a build
+    has already seen (`unchanged`: the file holds what the last build read; an editor that
+    truncates, then writes, can be seen twice), and the templates.
+
+    MkDocs has already watched docs/ with its own handler; it is watched again here with
+    that handler behind the filter. A folder that is already watched (mkdocs.yml's `watch:`
+    is added after this) keeps a single watch: the filtered one."""
+    try:
+        server.unwatch(str(docs_dir))
+    except KeyError:  # not watched (`mkdocs serve --no-livereload` watches nothing)
+        return
+    _watch_filtered(server, docs_dir, lambda path: is_generated(docs_dir, path))
+    _watch_filtered(server, entries_dir, lambda path: unchanged(Path(path)))
+    server.watch(str(templates_dir))
 
 
 # -- the dirty build --------------------------------------------------------------------

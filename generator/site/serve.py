@@ -133,10 +133,9 @@ class _Whole:
     page: Material merges its (no) entries into the new index. Keeps the real previous
     index in case this build fails before Material replaces the stand-in."""
 
-    entries: list[dict[str, Any]] = []
-
     def __init__(self, previous: Any) -> None:
         self.previous = previous
+        self.entries: list[dict[str, Any]] = []
 
 
 def keep_search_entries(config: Any, files: Any) -> None:

@@ -81,12 +81,9 @@ def run_build(root: Path, args: argparse.Namespace) -> int:
 
 
 def run_serve(root: Path, args: argparse.Namespace) -> int:
-    code = _render(root)
-    if code:
-        return code
-    env = dict(os.environ, NO_MKDOCS_2_WARNING="1")  # the hook re-renders on every change
-    return subprocess.call([sys.executable, "-m", "mkdocs", "serve", "--dev-addr", args.dev_addr],
-                           cwd=root, env=env)
+    from ..site import serve
+
+    return serve.run(root, args.dev_addr)
 
 
 def _replace_unencodable() -> None:

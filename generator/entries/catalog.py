@@ -100,18 +100,23 @@ def entry_files(project: Project) -> list[Path]:
     return sorted(p for p in project.entries_dir.glob("*.yaml") if p.name not in SPECIAL_FILES)
 
 
-def load_sources(project: Project) -> Sources:
-    """Load every entry file plus the shared definition files."""
+# how one file is loaded: (path, display name) -> document and its load problems
+Load = Callable[[Path, str], "tuple[Document, list[Problem]]"]
+
+
+def load_sources(project: Project, load: Load = load_file) -> Sources:
+    """Load every entry file plus the shared definition files (`load`: see reload.FileCache,
+    which loads only what changed since the last build)."""
     cat = Sources(project)
     for path in entry_files(project):
-        doc, problems = load_file(path, project.display(path))
+        doc, problems = load(path, project.display(path))
         cat.docs.append(doc)
         cat.problems.extend(problems)
     for name in SPECIAL_FILES:
         path = project.entries_dir / name
         if name == TAXONOMY_FILE and not path.exists():
             continue  # optional: only the coverage page needs it
-        doc, problems = load_file(path, project.display(path))
+        doc, problems = load(path, project.display(path))
         cat.problems.extend(problems)
         if name == CATEGORIES_FILE:
             cat.categories = doc
@@ -147,12 +152,12 @@ def _typed(kind: type, doc: Document | None, key: str) -> list[Any]:
     return out
 
 
-def catalog_from(sources: Sources) -> Catalog:
+def catalog_from(sources: Sources, entry_from: Callable[[Document], Entry] = model.entry_from) -> Catalog:
     """The typed catalog: entry files that fit the model (the checker reports the others)."""
     entries = []
     for doc in sources.docs:
         try:
-            entries.append(model.entry_from(doc))
+            entries.append(entry_from(doc))
         except ModelError:
             continue
     return Catalog(

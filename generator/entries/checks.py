@@ -7,7 +7,7 @@ cross-entry checks take the whole catalog. Nothing here prints or exits.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -18,6 +18,7 @@ from . import schema
 from .catalog import Catalog
 from .codes import BY_CODE
 from .loader import Document
+from .model import Entry
 from .problems import Problem
 from .validate import describe, problems_for
 
@@ -312,13 +313,14 @@ def check_related(catalog: Catalog) -> list[Problem]:
     return out
 
 
-def check_fingerprints(catalog: Catalog) -> list[Problem]:
-    """Each fingerprint must be recognised as its own entry, first among its role."""
+def check_fingerprints(catalog: Catalog, entries: Iterable[Entry] | None = None) -> list[Problem]:
+    """Each fingerprint must be recognised as its own entry, first among its role.
+    `entries`: check only these entries' fingerprints (default: every entry's)."""
     out = []
     data = catalog.matcher
     engine = Engine(data)
     with_signatures = {s["entry"] for s in data["signatures"]}
-    for entry in catalog.entries:
+    for entry in catalog.entries if entries is None else entries:
         doc = entry.document
         if doc is None or not entry.fingerprint.strip() or entry.id not in with_signatures:
             continue  # no compilable signature: E117 or E101 already says why
@@ -416,15 +418,23 @@ def context_for(catalog: Catalog) -> Context:
     return ctx
 
 
-def check_catalog(catalog: Catalog) -> list[Problem]:
-    """Every problem of every file, sorted."""
+def check_entry(doc: Document, ctx: Context) -> list[Problem]:
+    """Every per-entry check of one loaded entry file."""
+    return [p for check in ENTRY_CHECKS for p in check(doc, ctx)]
+
+
+def check_catalog(catalog: Catalog,
+                  entry_checks: Callable[[Document, Context], list[Problem]] = check_entry,
+                  catalog_checks: Sequence[Callable[[Catalog], list[Problem]]] = CATALOG_CHECKS,
+                  ) -> list[Problem]:
+    """Every problem of every file, sorted. (reload.CheckCache passes checks that reuse
+    what an earlier build found for the files that did not change.)"""
     problems = list(catalog.problems)
     ctx = context_for(catalog)
     for doc in catalog.sources.docs:
         if isinstance(doc.data, dict):
-            for check in ENTRY_CHECKS:
-                problems.extend(check(doc, ctx))
-    for cross in CATALOG_CHECKS:
+            problems.extend(entry_checks(doc, ctx))
+    for cross in catalog_checks:
         problems.extend(cross(catalog))
     # a field that still holds scaffold text gets one problem (E122), not several
     unfilled = {(p.path, p.line, p.column) for p in problems if p.code == "E122"}

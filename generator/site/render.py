@@ -9,7 +9,7 @@ same input: inputs are sorted, no dates or absolute paths are written.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -74,17 +74,52 @@ def _signature_rows(site: Site) -> list[dict[str, Any]]:
     return sorted(rows, key=lambda r: (r["template"].lower(), r["id"]))
 
 
-def plan(catalog: Catalog, project: Project, edit_base: str) -> Iterator[tuple[str, str]]:
+class Pages:
+    """Renders each generated page from its template, every page on every build
+    (pagecache.PageCache, for long-running processes, renders only what changed)."""
+
+    def __init__(self, templates_dir: Path) -> None:
+        self.env = templating.environment(templates_dir)
+
+    def begin(self) -> None:
+        """A new build starts: called by `plan` before its first page."""
+
+    def render(self, path: str, template: str, site: Site, **ctx: Any) -> str:
+        """The text of the generated file `path` (relative to docs/)."""
+        return self.env.get_template(template).render(site=site, **ctx)
+
+    def exported(self, e: Entry) -> str:
+        """The entry's item in entries.json (see `entries_json`)."""
+        return exported_json(e)
+
+
+def exported_json(e: Entry) -> str:
+    """One entry as entries.json lists it, indented as it sits there (two levels deep)."""
+    item = {"url": f"failures/{e.id}/", **{k: v for k, v in e.as_written().items() if k in EXPORT_FIELDS}}
+    return json.dumps(item, sort_keys=True, ensure_ascii=False, indent=1).replace("\n", "\n  ")
+
+
+def entries_json(entries: Iterable[Entry], exported: Callable[[Entry], str] = exported_json) -> str:
+    """entries.json: the text of `json.dumps({"format": 1, "entries": [...]}, sort_keys=True,
+    ensure_ascii=False, indent=1)`, assembled from each entry's item (JSON strings hold no
+    raw newline, so indenting an item's lines indents its structure only)."""
+    items = [exported(e) for e in entries]
+    listed = "[\n  " + ",\n  ".join(items) + "\n ]" if items else "[]"
+    return '{\n "entries": ' + listed + ',\n "format": 1\n}\n'
+
+
+def plan(catalog: Catalog, project: Project, edit_base: str,
+         pages: Pages | None = None) -> Iterator[tuple[str, str]]:
     """Every generated file (path relative to docs/) and its content, one at a time, so
     that ten thousand pages never sit in memory together."""
+    pages = pages or Pages(project.templates_dir)
+    pages.begin()
     site = build_site(catalog, edit_base)
-    env = templating.environment(project.templates_dir, {
-        "ROLE_TITLES": {r.id: r.title for r in catalog.vocabulary.roles},
-        "STACK_TITLES": {s.id: s.title for s in catalog.vocabulary.stacks},
-    })
+    words = {"ROLE_TITLES": {r.id: r.title for r in catalog.vocabulary.roles},
+             "STACK_TITLES": {s.id: s.title for s in catalog.vocabulary.stacks}}
 
     def page(path: str, template: str, **ctx: Any) -> tuple[str, str]:
-        text = env.get_template(template).render(site=site, marker=GENERATED_MARKER, **ctx)
+        text = pages.render(path, template, site, marker=GENERATED_MARKER, **words, **ctx)
         return path, text.rstrip("\n") + "\n"
 
     for e in site.entries:
@@ -112,12 +147,8 @@ def plan(catalog: Catalog, project: Project, edit_base: str) -> Iterator[tuple[s
              body=contributing.read_text(encoding="utf-8"))
     yield "assets/generated/matcher.json", json.dumps(
         catalog.matcher, sort_keys=True, ensure_ascii=False, separators=(",", ":")) + "\n"
-    exported = [{"url": f"failures/{e.id}/",
-                 **{k: v for k, v in e.as_written().items() if k in EXPORT_FIELDS}}
-                for e in site.entries]
-    yield "assets/generated/entries.json", json.dumps(
-        {"format": 1, "entries": exported}, sort_keys=True, ensure_ascii=False, indent=1) + "\n"
-    yield "llms.txt", env.get_template("llms.txt.j2").render(site=site).rstrip("\n") + "\n"
+    yield "assets/generated/entries.json", entries_json(site.entries, pages.exported)
+    yield "llms.txt", pages.render("llms.txt", "llms.txt.j2", site).rstrip("\n") + "\n"
 
 
 DATA_DIR = "assets/generated"

@@ -35,9 +35,12 @@ def test_entry_page_golden(project):
 
 
 def test_sections_in_design_order(project):
+    """DESIGN.md's order, except that the quick answer and the jump to the fix come before
+    the signatures (issue 13: the first screen answers a reader in a hurry)."""
     render(project)
     page = (project.docs_dir / "failures" / "ddp-fixture-unused.md").read_text(encoding="utf-8")
-    order = ["{#signatures}", "{#quick-answer}", "{#mechanism}", "{#symptoms}", "{#confirm}",
+    order = ["**high severity**", "**Category:**", "**Tags:**", "[Jump to the fix", "{#quick-answer}",
+             "{#signatures}", "??? quote", "{#mechanism}", "{#symptoms}", "{#confirm}",
              "{#fingerprint}", "{#fix}", "{#code}", "{#decision}", "{#faq}", "{#related}",
              "{#referenced-by}", "{#references}", "Edit this entry"]
     positions = [page.index(anchor) for anchor in order]

@@ -20,18 +20,17 @@
   var SITE_ROOT = new URL("..", ASSETS);
   var WORKER_MIN_CHARS = 256 * 1024; // smaller input runs on the main thread (instant)
   var EVIDENCE_SHOWN = 3;
-  var ROLE_TEXT = {
-    root: "root cause",
-    collateral: "collateral",
-    wrapper: "wrapper"
-  };
-  var ROLE_WHY = {
-    root: "Another root-type failure, seen after the first one: check it once the root cause is fixed.",
-    collateral: "A consequence: other ranks fail while waiting for, or after losing, the rank " +
-      "that failed first. It goes away when the root cause is fixed.",
-    wrapper: "A consequence: the launcher or framework reporting that a worker exited. It wraps " +
-      "the root cause and has no cause of its own."
-  };
+  // each role's name and why it is listed, from matcher.json (entries/vocabulary.yaml)
+  var roleWords = {};
+
+  function roleText(role) {
+    return roleWords[role] ? roleWords[role].word : role;
+  }
+
+  function roleWhy(role) {
+    var why = roleWords[role] ? roleWords[role].explanation : "";
+    return why ? why.charAt(0).toUpperCase() + why.slice(1) + "." : "";
+  }
 
   var matcher = null; // Promise of the matcher data
 
@@ -40,6 +39,9 @@
       matcher = fetch(MATCHER_URL, { credentials: "same-origin" }).then(function (r) {
         if (!r.ok) throw new Error("could not load the signature data (" + r.status + ")");
         return r.json();
+      }).then(function (data) {
+        roleWords = data.role_words || {};
+        return data;
       });
       matcher.catch(function () { matcher = null; }); // retry on the next attempt
     }
@@ -169,7 +171,7 @@
     var times = m.count === 1 ? "1 matching line" : m.count + " matching lines";
     return el("div", { class: "fe-match fe-role-" + m.role + (primary ? " fe-primary" : "") }, [
       el("div", { class: "fe-match-head" }, [
-        el("span", { class: "fe-badge fe-badge-" + m.role, text: ROLE_TEXT[m.role] || m.role }),
+        el("span", { class: "fe-badge fe-badge-" + m.role, text: roleText(m.role) }),
         m.severity ? el("span", { class: "fe-badge fe-sev-" + m.severity, text: m.severity }) : null,
         el("a", { class: "fe-title", href: entryUrl(m), text: m.title })
       ]),
@@ -177,7 +179,7 @@
         " · " + times + (m.specific ? " · confirmed by its context" : "") }),
       evidence,
       m.fix ? el("p", { class: "fe-fix" }, [el("strong", { text: "Fix: " }), m.fix]) : null,
-      primary ? null : el("p", { class: "fe-why", text: ROLE_WHY[m.role] || "" }),
+      primary ? null : el("p", { class: "fe-why", text: roleWhy(m.role) }),
       el("a", { class: "fe-more", href: entryUrl(m), text: "Full entry: mechanism, fix steps, verification →" })
     ]);
   }
@@ -347,7 +349,7 @@
           return;
         }
         out.appendChild(el("p", { class: "fe-quick-hit" }, [
-          el("span", { class: "fe-badge fe-badge-" + m.role, text: ROLE_TEXT[m.role] || m.role }),
+          el("span", { class: "fe-badge fe-badge-" + m.role, text: roleText(m.role) }),
           " ",
           el("a", { href: entryUrl(m), text: m.title }),
           m.rank !== null ? el("span", { class: "fe-meta", text: " · rank " + m.rank }) : null
@@ -421,7 +423,7 @@
             el("h1", { text: m.title }),
             el("p", { class: "fe-search-why" }, [
               el("span", { class: "fe-badge fe-badge-" + m.role, text: "signature match" }),
-              " " + (ROLE_TEXT[m.role] || m.role) + (m.rank !== null ? ", rank " + m.rank : "") +
+              " " + (roleText(m.role)) + (m.rank !== null ? ", rank " + m.rank : "") +
                 ". " + (m.fix || "")
             ])
           ])

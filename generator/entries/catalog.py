@@ -90,8 +90,10 @@ class Catalog:
     def matcher_with_urls(self, url_for: Callable[[str], str]) -> dict[str, Any]:
         from ..matching import matcherdata  # matching depends on entries, not the reverse
 
+        words = {r.id: {"word": r.word, "explanation": r.explanation}
+                 for r in self.vocabulary.roles}
         return matcherdata.build(self.entries, self.benign, self.vocabulary.ids("roles"),
-                                 url_for=url_for)
+                                 url_for=url_for, words=words)
 
 
 def entry_files(project: Project) -> list[Path]:

@@ -7,7 +7,7 @@ not compile are left out (the checker reports them).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from ..entries.model import DEFAULT_WINDOW, BenignTemplate, Entry
@@ -41,7 +41,11 @@ def _choose_keys(items: list[dict[str, Any]]) -> None:
 
 
 def build(entries: Iterable[Entry], benign: Iterable[BenignTemplate], roles: Sequence[str],
-          url_for: Callable[[str], str] = lambda entry_id: f"failures/{entry_id}/") -> dict[str, Any]:
+          url_for: Callable[[str], str] = lambda entry_id: f"failures/{entry_id}/",
+          words: Mapping[str, Mapping[str, str]] | None = None) -> dict[str, Any]:
+    """The matcher data; `roles` in ranking order, `words` each role's report name and
+    explanation (shown by the browser's Diagnose page)."""
+    words = words or {}
     meta: dict[str, Any] = {}
     signatures: list[dict[str, Any]] = []
     for e in sorted(entries, key=lambda e: e.id):
@@ -72,6 +76,7 @@ def build(entries: Iterable[Entry], benign: Iterable[BenignTemplate], roles: Seq
     return {
         "format": FORMAT_VERSION,
         "roles": list(roles),
+        "role_words": {r: dict(words[r]) for r in roles if r in words},
         "limits": engine.LIMITS,
         "ansi": engine.ANSI,
         "prefixes": [[p, g] for p, g in engine.PREFIXES],

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
 import signal
 import socket
 import subprocess
@@ -25,18 +24,17 @@ from generator.project import Project
 from generator.site import serve
 
 sys.path.insert(0, str(REPO / "bench"))
-from generator_scale import synthetic_entry  # noqa: E402  (the benchmark's synthetic entries)
+from generator_scale import (  # the benchmark's synthetic entries
+    synthetic_entry,
+    write_synthetic_entries,
+)
 
 N = 20  # synthetic entries; entry i lists i+1 and i+7 (mod N) as related
 
 
 def synthetic_project(tmp: Path, n: int = N) -> Path:
     entries = tmp / "entries-src"
-    entries.mkdir()
-    for name in ("categories.yaml", "benign.yaml", "vocabulary.yaml"):
-        shutil.copy(REPO / "entries" / name, entries / name)
-    for i in range(n):
-        (entries / f"nccl-synthetic-{i:05d}.yaml").write_text(synthetic_entry(i, n), encoding="utf-8")
+    write_synthetic_entries(entries, n)
     return make_project(tmp, entries_from=entries)
 
 
@@ -183,23 +181,30 @@ def test_generated_files_and_seen_saves_start_no_build(tmp_path):
     server.watch(str(entries))  # mkdocs.yml's `watch:`, added after on_serve
     server.observer.start()
     try:
-        def wants_build_after(change) -> bool:
-            time.sleep(0.3)  # the polling observer's first snapshot, or the last change, settles
+        def wants_build_after(change, wait: float = 1.0) -> bool:
+            """Whether the change schedules a build: as soon as it does, or after `wait` s
+            (ten polling intervals) without one. A loaded machine delays the event; it does
+            not invent one."""
+            time.sleep(1.0)  # the polling observer's first snapshot, or the last change, settles
             server._want_rebuild = False
             change()
-            time.sleep(0.6)
+            deadline = time.monotonic() + wait
+            while time.monotonic() < deadline:
+                if server._want_rebuild:
+                    return True
+                time.sleep(0.05)
             return server._want_rebuild
 
         assert not wants_build_after(lambda: generated.write_text(marker + "---\n# Y\n", encoding="utf-8"))
         assert not wants_build_after(generated.unlink)
-        assert wants_build_after(lambda: (docs / "failures" / "hand.md").write_text("# edited\n"))
-        assert wants_build_after(lambda: (docs / "page.md").write_text("# new\n"))
+        assert wants_build_after(lambda: (docs / "failures" / "hand.md").write_text("# edited\n"), wait=10)
+        assert wants_build_after(lambda: (docs / "page.md").write_text("# new\n"), wait=10)
         entry = entries / "x.yaml"
-        assert wants_build_after(lambda: entry.write_text("id: x\n"))
+        assert wants_build_after(lambda: entry.write_text("id: x\n"), wait=10)
         loaded.load(entry, "entries/x.yaml")  # what a build does
         assert not wants_build_after(lambda: entry.write_text("id: x\n"))  # seen by a build
-        assert wants_build_after(lambda: entry.write_text("id: y\n"))
-        assert wants_build_after(lambda: (templates / "t.j2").write_text("x"))
+        assert wants_build_after(lambda: entry.write_text("id: y\n"), wait=10)
+        assert wants_build_after(lambda: (templates / "t.j2").write_text("x"), wait=10)
     finally:
         server.observer.stop()
         server.observer.join()

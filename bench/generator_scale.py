@@ -108,6 +108,15 @@ reviewed: "2026-12-02"
 """
 
 
+def write_synthetic_entries(entries: Path, n: int) -> None:
+    """`n` synthetic entries, plus the repository's definition files, into the folder `entries`."""
+    entries.mkdir()
+    for name in ("categories.yaml", "benign.yaml", "vocabulary.yaml"):
+        shutil.copy(REPO / "entries" / name, entries / name)
+    for i in range(n):
+        (entries / f"nccl-synthetic-{i:05d}.yaml").write_text(synthetic_entry(i, n), encoding="utf-8")
+
+
 def make_project(tmp: Path, n: int) -> Path:
     root = tmp / f"project-{n}"
     root.mkdir()
@@ -115,12 +124,7 @@ def make_project(tmp: Path, n: int) -> Path:
         shutil.copy(REPO / name, root / name)
     for name in ("templates", "hooks", "overrides"):
         shutil.copytree(REPO / name, root / name)
-    entries = root / "entries"
-    entries.mkdir()
-    for name in ("categories.yaml", "benign.yaml", "vocabulary.yaml"):
-        shutil.copy(REPO / "entries" / name, entries / name)
-    for i in range(n):
-        (entries / f"nccl-synthetic-{i:05d}.yaml").write_text(synthetic_entry(i, n), encoding="utf-8")
+    write_synthetic_entries(root / "entries", n)
     docs = root / "docs"
     for path in sorted((REPO / "docs").rglob("*")):
         rel = path.relative_to(REPO / "docs").as_posix()

@@ -19,6 +19,7 @@ from ..project import Project
 from . import model
 from .loader import Document, load_file
 from .model import (
+    ActionKind,
     Area,
     BenignTemplate,
     Entry,
@@ -97,7 +98,8 @@ class Catalog:
         words = {r.id: {"word": r.word, "explanation": r.explanation}
                  for r in self.vocabulary.roles}
         return matcherdata.build(self.entries, self.benign, self.vocabulary.ids("roles"),
-                                 url_for=url_for, words=words)
+                                 url_for=url_for, words=words,
+                                 action_titles={a.id: a.title for a in self.vocabulary.actions})
 
 
 def entry_files(project: Project) -> list[Path]:
@@ -192,6 +194,7 @@ def vocabulary_from(sources: Sources) -> Vocabulary:
     return Vocabulary(
         roles=tuple(r for _, r in _typed(Role, sources.vocabulary, "roles")),
         stacks=tuple(s for _, s in _typed(Stack, sources.vocabulary, "stacks")),
+        actions=tuple(a for _, a in _typed(ActionKind, sources.vocabulary, "actions")),
         areas=tuple(a for _, a in _typed(Area, sources.vocabulary, "areas")),
     )
 

@@ -20,7 +20,7 @@ from . import schema
 from .catalog import Catalog
 from .codes import BY_CODE
 from .loader import Document
-from .model import Entry
+from .model import VOCABULARY_LISTS, Entry
 from .problems import Problem
 from .validate import describe, problems_for
 
@@ -386,7 +386,7 @@ def check_vocabulary_file(catalog: Catalog) -> list[Problem]:
     out = _definition_file(doc, schema.VOCABULARY_FILE)
     if doc is None or not isinstance(doc.data, dict):
         return out
-    for kind in ("roles", "stacks", "areas"):
+    for kind in VOCABULARY_LISTS:
         seen: set[str] = set()
         for i, item in enumerate(_items(doc.data, kind)):
             item_id = item.get("id") if isinstance(item, dict) else None
@@ -519,7 +519,7 @@ CATALOG_CHECKS: tuple[Callable[[Catalog], list[Problem]], ...] = (
 
 
 def context_for(catalog: Catalog) -> Context:
-    ctx = Context(words={kind: catalog.vocabulary.ids(kind) for kind in ("roles", "stacks", "areas")})
+    ctx = Context(words={kind: catalog.vocabulary.ids(kind) for kind in VOCABULARY_LISTS})
     data = catalog.sources.categories.data if catalog.sources.categories else None
     if isinstance(data, dict):
         if isinstance(data.get("categories"), dict):

@@ -168,6 +168,12 @@ ENTRY = _map(
             _str("url", "An https URL."),
         ),
     ),
+    _map(
+        "action",
+        "What an operator does next: the step that decides between restarting and stopping.",
+        _str("kind", "The kind of next step.", vocabulary="actions"),
+        _str("why", "One sentence, specific to this failure: why this is the next step."),
+    ),
     _list(
         "code",
         "Code snippets for the fix.",
@@ -264,7 +270,7 @@ ENTRY = _map(
 
 VOCABULARY_FILE = _map(
     "vocabulary",
-    "entries/vocabulary.yaml: the roles, stacks and id areas that entries may use.",
+    "entries/vocabulary.yaml: the roles, stacks, next actions and id areas that entries may use.",
     _list("roles", "Roles in ranking order: diagnose names the first role's hits first.", _map(
         "role", "One role.",
         _str("id", "The role's id, as entries write it in `role:`."),
@@ -275,6 +281,11 @@ VOCABULARY_FILE = _map(
         "stack", "One stack.",
         _str("id", "The stack's id, as entries write it in `practices[].stack`."),
         _str("title", "Its heading on entry pages."))),
+    _list("actions", "What an operator does next after a failure, the kinds `action.kind` may name.", _map(
+        "action", "One kind of next step.",
+        _str("id", "The action's id, as entries write it in `action.kind`."),
+        _str("title", "Its name on entry pages and in the diagnose report."),
+        _str("explanation", "What an operator does when this is the next step."))),
     _list("areas", "Id areas: the first word of every entry id.", _map(
         "area", "One area.",
         _str("id", "The area, lowercase, no hyphen."),

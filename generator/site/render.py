@@ -119,7 +119,8 @@ def plan(catalog: Catalog, project: Project, edit_base: str,
     pages.begin()
     site = build_site(catalog, edit_base)
     words = {"ROLE_TITLES": {r.id: r.title for r in catalog.vocabulary.roles},
-             "STACK_TITLES": {s.id: s.title for s in catalog.vocabulary.stacks}}
+             "STACK_TITLES": {s.id: s.title for s in catalog.vocabulary.stacks},
+             "ACTION_TITLES": {a.id: a.title for a in catalog.vocabulary.actions}}
 
     def page(path: str, template: str, **ctx: Any) -> tuple[str, str]:
         text = pages.render(path, template, site, marker=GENERATED_MARKER, **words, **ctx)

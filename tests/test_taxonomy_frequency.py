@@ -1,4 +1,4 @@
-"""taxonomy.yaml's `frequency:` counts are held to the sample file they cite (E125), and the
+"""taxonomy.yaml's `frequency:` counts are held to the sample file they cite (E130), and the
 repository's own counts match research/failure-sample.tsv."""
 
 from __future__ import annotations
@@ -51,7 +51,7 @@ def test_counts_that_match_the_sample_file_pass(tmp_path):
 def test_counts_that_differ_from_the_sample_file_are_errors(tmp_path):
     rows = ["https://a.example/1\tddp-fixture-unused", "https://a.example/2\tnccl-fixture-timeout",
             "https://a.example/3\tnccl-fixture-timeout", "https://a.example/4\tfsdp-other"]
-    messages = sorted(p.message for p in _problems(tmp_path, rows) if p.code == "E125")
+    messages = sorted(p.message for p in _problems(tmp_path, rows) if p.code == "E130")
     assert messages == [
         "'sample.threads' is 3, but 'research/sample.tsv' has 4 thread(s)",
         "kind 'ddp-fixture-unused' is counted 2 time(s) in 'frequency' but 1 time(s) in "
@@ -66,7 +66,7 @@ def test_counts_that_differ_from_the_sample_file_are_errors(tmp_path):
 def test_a_missing_sample_file_is_an_error(tmp_path):
     problems = _problems(tmp_path, None)
     assert [(p.code, p.message) for p in problems] == [
-        ("E125", "sample file 'research/sample.tsv' does not exist")]
+        ("E130", "sample file 'research/sample.tsv' does not exist")]
 
 
 def test_repository_frequencies_match_the_repository_sample():

@@ -431,7 +431,7 @@ def check_taxonomy_file(catalog: Catalog) -> list[Problem]:
                 continue
             path = ("taxonomy", i, "ids", j)
             if not _ID.match(kind):
-                out.append(_problem(doc, path, "E125",
+                out.append(_problem(doc, path, "E130",
                                     f"kind '{kind}' is not lowercase kebab-case with an area "
                                     "prefix (e.g. nccl-duplicate-gpu)"))
             elif kind in listed:
@@ -445,7 +445,7 @@ def check_taxonomy_file(catalog: Catalog) -> list[Problem]:
         out.append(_problem(doc, ("sample", "date"), "E123",
                             f"'sample.date' is '{sample['date']}'; write YYYY-MM-DD"))
     if threads is not None and threads < 1:
-        out.append(_problem(doc, ("sample", "threads"), "E125",
+        out.append(_problem(doc, ("sample", "threads"), "E130",
                             f"'sample.threads' is {threads}; a sample has at least one thread"))
     counted: dict[str, int] = {}
     for i, item in enumerate(_items(doc.data, "frequency")):
@@ -454,32 +454,32 @@ def check_taxonomy_file(catalog: Catalog) -> list[Problem]:
         kind, count = item.get("id"), item.get("count")
         if isinstance(kind, str):
             if kind in counted:
-                out.append(_problem(doc, ("frequency", i, "id"), "E125",
+                out.append(_problem(doc, ("frequency", i, "id"), "E130",
                                     f"kind '{kind}' has two frequencies"))
             elif kind not in listed:
-                out.append(_problem(doc, ("frequency", i, "id"), "E125",
+                out.append(_problem(doc, ("frequency", i, "id"), "E130",
                                     f"kind '{kind}' has a frequency but no section of "
                                     "'taxonomy' lists it; add it to a section"))
         if isinstance(count, int) and not isinstance(count, bool):
             if count < 0:
-                out.append(_problem(doc, ("frequency", i, "count"), "E125",
+                out.append(_problem(doc, ("frequency", i, "count"), "E130",
                                     f"count {count} is negative"))
             elif threads is not None and count > threads:
-                out.append(_problem(doc, ("frequency", i, "count"), "E125",
+                out.append(_problem(doc, ("frequency", i, "count"), "E130",
                                     f"count {count} is larger than the sample "
                                     f"('sample.threads' is {threads})"))
             if isinstance(kind, str):
                 counted.setdefault(kind, count)
         examples = item.get("examples")
         if isinstance(examples, list) and len(examples) > MAX_EXAMPLES:
-            out.append(_problem(doc, ("frequency", i, "examples"), "E125",
+            out.append(_problem(doc, ("frequency", i, "examples"), "E130",
                                 f"{len(examples)} example threads; list at most {MAX_EXAMPLES}"))
         for j, url in enumerate(examples if isinstance(examples, list) else ()):
             if isinstance(url, str) and not re.match(r"^https://[^\s/]+\.[^\s]+$", url):
-                out.append(_problem(doc, ("frequency", i, "examples", j), "E125",
+                out.append(_problem(doc, ("frequency", i, "examples", j), "E130",
                                     f"example '{url}' is not an https:// URL"))
     if counted and threads is not None and sum(counted.values()) != threads:
-        out.append(_problem(doc, ("sample", "threads"), "E125",
+        out.append(_problem(doc, ("sample", "threads"), "E130",
                             f"the frequency counts add up to {sum(counted.values())}, but "
                             f"'sample.threads' is {threads}; each thread has one kind"))
     data = sample.get("data") if isinstance(sample, dict) else None
@@ -494,18 +494,18 @@ def _check_sample_file(catalog: Catalog, doc: Document, data: str, threads: int 
     where = ("sample", "data")
     path = catalog.project.root / data
     if not path.is_file():
-        return [_problem(doc, where, "E125", f"sample file '{data}' does not exist")]
+        return [_problem(doc, where, "E130", f"sample file '{data}' does not exist")]
     found = _sample_counts(path)
     if isinstance(found, str):
-        return [_problem(doc, where, "E125", f"sample file '{data}' {found}")]
+        return [_problem(doc, where, "E130", f"sample file '{data}' {found}")]
     out = []
     if threads is not None and sum(found.values()) != threads:
-        out.append(_problem(doc, ("sample", "threads"), "E125",
+        out.append(_problem(doc, ("sample", "threads"), "E130",
                             f"'sample.threads' is {threads}, but '{data}' has "
                             f"{sum(found.values())} thread(s)"))
     for kind in sorted(set(found) | set(counted)):
         if found.get(kind, 0) != counted.get(kind, 0):
-            out.append(_problem(doc, where, "E125",
+            out.append(_problem(doc, where, "E130",
                                 f"kind '{kind}' is counted {counted.get(kind, 0)} time(s) in "
                                 f"'frequency' but {found.get(kind, 0)} time(s) in '{data}' "
                                 "(python research/rank.py --yaml prints the counts)"))

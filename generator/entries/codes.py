@@ -100,7 +100,7 @@ CODES: tuple[Code, ...] = (
     Code("E124", "bad benign template", "error",
          "A benign-noise template in entries/benign.yaml does not compile or matches an "
          "entry's fingerprint line."),
-    Code("E125", "bad taxonomy frequency", "error",
+    Code("E130", "bad taxonomy frequency", "error",
          "entries/taxonomy.yaml is inconsistent: a kind id that is not kebab-case, a "
          "frequency for a kind no section lists, a count that is negative, larger than the "
          "sample or that does not match the sample file, counts that do not add up to the "

@@ -53,7 +53,7 @@ def _order(row: KindRow) -> tuple[int, str]:
 
 def coverage(sections: tuple[TaxonomySection, ...], sample: TaxonomySample | None,
              frequency: tuple[KindFrequency, ...], entry_ids: Collection[str]) -> Coverage:
-    """The figures for the coverage page. Counts come from `frequency` (the checker, E125,
+    """The figures for the coverage page. Counts come from `frequency` (the checker, E130,
     holds them to the sample file); a kind without a frequency was seen 0 times."""
     seen = {f.id: f for f in reversed(frequency)}  # the first frequency of an id wins
     section_of: dict[str, str] = {}

@@ -49,9 +49,10 @@ SPLITS = ("dev", "test")
 THREAD_URL = re.compile(r"https://github\.com/[^/\s]+/[^/\s]+/(?:issues|pull)/\d+")
 # The logs the matcher was tuned on before the split existed: always dev.
 TUNED_BEFORE_SPLIT = 37
-# Threads that an entry (in main or in a helper's worktree) cited when the split was made
-# on 2026-12-03: dev, so that no test log is a thread an entry author has read.
+# Threads that an entry (in main or in a helper's worktree, any text in entries/) cited when
+# the split was made: dev, so that no test log is a thread an entry author has read.
 CITED_AT_SPLIT = frozenset({
+    # r038-r132, split on 2026-12-03 (commit 821110b)
     "https://github.com/hiyouga/llamafactory/issues/7396",
     "https://github.com/pytorch/pytorch/issues/118369",
     "https://github.com/meta-pytorch/torchtune/issues/2071",
@@ -59,6 +60,20 @@ CITED_AT_SPLIT = frozenset({
     "https://github.com/deepseek-ai/deepseek-moe/issues/47",
     "https://github.com/pytorch/pytorch/issues/49832",
     "https://github.com/nvidia/nccl/issues/1405",
+    # r133-r171, split on 2026-12-03 (the commit that added them)
+    "https://github.com/pytorch/examples/issues/1030",
+    "https://github.com/huggingface/trl/issues/949",
+    "https://github.com/nvidia/nccl/issues/1837",
+    "https://github.com/nvidia/nccl/issues/210",
+    "https://github.com/yifan123/flow_grpo/issues/245",
+    "https://github.com/huggingface/peft/issues/484",
+    "https://github.com/nvidia/nccl/issues/2076",
+    # Test threads that a helper's entry cited after their split (an entry author read
+    # them), moved to dev when r133-r171 were split: litgpt#303 (r046, cited by the
+    # taxonomy branch's entries/taxonomy.yaml), mmdetection#2342 (r077, cited by the
+    # entries-hw branch's cuda-misaligned-address.yaml).
+    "https://github.com/lightning-ai/litgpt/issues/303",
+    "https://github.com/open-mmlab/mmdetection/issues/2342",
 })
 
 

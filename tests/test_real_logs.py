@@ -57,6 +57,17 @@ KNOWN_DEV_MISSES = {
         "wording: a vendor plugin's 'NET/IBP:Got completion from peer' after prose",
     "r121-avhubert-rendezvous-timeout-json-error-handler.log":
         "log shape: torchelastic error_handler JSON ('\"message\": \"RendezvousTimeoutError: \"')",
+    # second batch (r133-r171), measured at cf66be2
+    "r134-pytorch-only-cuda-dense-old-wording.log":
+        "wording: torch 1.0 'Only CUDA dense tensor is supported for NCCL collective operations'",
+    "r135-trl-ppo-gather-stats-interleaved-frames.log":
+        "log shape: several ranks' all_reduce frames interleaved, no error line",
+    "r139-nccl-socket-creation-failed-no-ip-interface.log":
+        "wording: NCCL 2.4 'WARN Socket creation failed : Address family not supported by protocol'",
+    "r141-fastai-docker-bus-error-wrapped-quote.log":
+        "log shape: the bus-error message hard-wrapped mid-sentence inside a quoted sentence",
+    "r163-pytorch-powbackward1-nan-1st-output-backticks.log":
+        "wording: 'returned nan values in its 1st output' (ordinal 1st, not Nth)",
 }
 
 

@@ -174,6 +174,7 @@ class SplitFigures:
             "top1_pct": pct(self.top1, self.covered),
             "top3": self.top3,
             "top3_pct": pct(self.top3, self.covered),
+            "top1_all_failures_pct": pct(self.top1, self.failures),
             "negatives": self.negatives,
             "false_roots_on_negatives": self.false_roots,
             "any_match_on_negatives": self.any_match_on_negative,
@@ -263,6 +264,8 @@ def print_text(report: dict[str, Any]) -> None:
               "(failure logs whose expected id has an entry)")
         print(f"  top-1      {s['top1']}/{s['covered']} = {s['top1_pct']}%  (covered logs)")
         print(f"  top-3      {s['top3']}/{s['covered']} = {s['top3_pct']}%")
+        print(f"  top-1 over all failure logs (uncovered count as misses)  "
+              f"{s['top1']}/{s['failure_logs']} = {s['top1_all_failures_pct']}%")
         print(f"  false roots on negatives  {s['false_roots_on_negatives']}/{s['negatives']}"
               f"  (any match: {s['any_match_on_negatives']})")
         print(f"  uncovered logs given a wrong root  {s['uncovered_logs_given_a_root']}")

@@ -68,6 +68,10 @@ CITED_AT_SPLIT = frozenset({
     "https://github.com/yifan123/flow_grpo/issues/245",
     "https://github.com/huggingface/peft/issues/484",
     "https://github.com/nvidia/nccl/issues/2076",
+    # r172-r208, split on 2026-12-03 (the commit that added them)
+    "https://github.com/huggingface/accelerate/issues/2963",
+    "https://github.com/rwth-i6/returnn/issues/1486",
+    "https://github.com/pytorch/pytorch/issues/2567",
     # Test threads that a helper's entry cited after their split (an entry author read
     # them), moved to dev when r133-r171 were split: litgpt#303 (r046, cited by the
     # taxonomy branch's entries/taxonomy.yaml), mmdetection#2342 (r077, cited by the

@@ -68,6 +68,21 @@ KNOWN_DEV_MISSES = {
         "log shape: the bus-error message hard-wrapped mid-sentence inside a quoted sentence",
     "r163-pytorch-powbackward1-nan-1st-output-backticks.log":
         "wording: 'returned nan values in its 1st output' (ordinal 1st, not Nth)",
+    # third batch (r172-r208), measured at 3c99020
+    "r179-dsb2018-missing-keys-two-gpus.log":
+        "wording: 'Missing key(s) in state_dict' without a 'module.' key in the fragment",
+    "r185-paimegatron-socket-timeout-line-numbers.log":
+        "log shape: viewer line numbers between lines, cut before the DistStoreError",
+    "r186-accelerate-fsdp-device-id-multinode-frames.log":
+        "log shape: frames down to FSDP(model), cut before the ValueError",
+    "r190-returnn-gpu-unknown-error-pcie-aer.log":
+        "wording: nvidia-smi 'Unable to determine the device handle ... Unknown Error' and "
+        "kernel PCIe AER lines",
+    "r196-deepspeed-fused-adam-ipython-jupyter.log":
+        "log shape: IPython-rendered CalledProcessError of the extension build, no "
+        "'Error building extension' line",
+    "r203-hllm-childfailed-no-summary.log":
+        "wording: a bare 'ChildFailedError' line without the summary table",
 }
 
 

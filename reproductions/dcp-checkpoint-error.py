@@ -6,7 +6,9 @@ raises 'Missing key in checkpoint state_dict', and dcp gathers them into one
 CheckpointException that names every failing rank.
 Launch: torchrun --nproc-per-node 2 reproductions/dcp-checkpoint-error.py
 """
+import atexit
 import os
+import shutil
 import tempfile
 
 import torch.distributed as dist
@@ -18,6 +20,8 @@ from torch.nn.parallel import DistributedDataParallel as DDP
 def main():
     dist.init_process_group("gloo")
     path = [tempfile.mkdtemp(prefix="dcp-repro-") if dist.get_rank() == 0 else None]
+    if dist.get_rank() == 0:  # the load fails after every rank has read the metadata
+        atexit.register(shutil.rmtree, path[0], ignore_errors=True)
     dist.broadcast_object_list(path)  # one directory shared by the two local ranks
     ckpt = os.path.join(path[0], "step-100")
 

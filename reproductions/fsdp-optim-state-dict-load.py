@@ -6,7 +6,9 @@ resume path builds the state dict to load with optimizer.state_dict(), which key
 by parameter index (0, 1, ...), so DCP finds no 'optimizer.state.0.step' in the checkpoint.
 Launch: torchrun --nproc-per-node 2 reproductions/fsdp-optim-state-dict-load.py
 """
+import atexit
 import os
+import shutil
 import tempfile
 
 import torch
@@ -35,6 +37,8 @@ def train_step(model, optim):
 def main():
     dist.init_process_group("gloo")
     path = [tempfile.mkdtemp(prefix="fsdp-optim-repro-") if dist.get_rank() == 0 else None]
+    if dist.get_rank() == 0:  # the load fails after every rank has read the metadata
+        atexit.register(shutil.rmtree, path[0], ignore_errors=True)
     dist.broadcast_object_list(path)
     ckpt = os.path.join(path[0], "step-1")
 

@@ -168,10 +168,11 @@ def test_context_must_be_on_the_same_rank_and_near():
 
 
 def test_counts_evidence_and_cut_text():
-    lines = [f"[rank{r}]: {OOM}" for r in range(8)]
+    lines = [f"[rank{r}]: {OOM.replace('2.00', str(r))}" for r in range(8)]
     v = diagnose_text(DATA, "\n".join(lines))
     m = v["matches"][0]
     assert m["count"] == 8 and m["line"] == 1 and m["rank"] == 0
+    assert m["ranks"] == list(range(8))
     assert len(m["evidence"]) == MAX_EVIDENCE
     long_line = OOM + " " + "x" * 1000
     assert len(first(long_line)["evidence"][0]["text"]) == MAX_TEXT
@@ -179,10 +180,11 @@ def test_counts_evidence_and_cut_text():
 
 def test_verdict_fields_are_stable():
     v = diagnose_text(DATA, OOM)
-    assert list(v) == ["status", "root_cause", "lines", "matches"]
-    assert list(v["matches"][0]) == ["id", "title", "role", "severity", "line", "rank", "specific",
-                                     "weak", "count", "signature", "evidence", "url", "fix"]
-    assert list(v["matches"][0]["evidence"][0]) == ["line", "rank", "text"]
+    assert list(v) == ["status", "root_cause", "lines", "matches", "suggestions"]
+    assert list(v["matches"][0]) == ["id", "title", "role", "severity", "line", "rank", "ranks",
+                                     "specific", "weak", "generic", "count", "signature",
+                                     "evidence", "url", "fix"]
+    assert list(v["matches"][0]["evidence"][0]) == ["line", "rank", "ranks", "text"]
     assert v["matches"][0]["url"] == "failures/cuda-oom/"
 
 

@@ -120,9 +120,8 @@
   }
 
   function runHere(data, files) {
-    var decoder = new TextDecoder("utf-8");
     return window.FEDiagnose.diagnoseFiles(data, files.map(function (f) {
-      return { name: f.name, text: typeof f.text === "string" ? f.text : decoder.decode(f.buffer) };
+      return { name: f.name, text: typeof f.text === "string" ? f.text : window.FEDiagnose.decodeLog(f.buffer) };
     }));
   }
 

@@ -3,7 +3,10 @@
 - Files are read in binary, in big chunks into one reused buffer (``readinto``): a log of
   many GB costs the buffer (16 MiB) plus the engine's bounded state, never the file.
 - gzip is recognised by its magic bytes, not the file name; ``-`` reads stdin (gzip too).
-- Lines end at LF only. A final LF does not start another line. Each line is decoded as
+- A file that starts with a UTF-16 byte-order mark (what Windows PowerShell's `>` writes) is
+  decoded as UTF-16 (invalid code units replaced); anything else is UTF-8.
+- Lines end at LF only (a CR before it is removed by the engine). A final LF does not start
+  another line. Each line is decoded as
   UTF-8 with invalid bytes replaced (U+FFFD), a UTF-8 byte-order mark at the start of a
   file is dropped, and only the first ``LINE_CAP_BYTES`` of a line are kept (a line of
   gigabytes is skipped through, not held). The engine then looks at the first
@@ -11,9 +14,11 @@
   never changes what those characters are, so the browser (which caps characters only)
   sees the same text.
 - Fast path: a line can change the verdict only if it holds one of the engine's
-  ``needles()`` (the anchors of all signature and context templates, and ESC). A
-  prefilter finds those lines in the raw chunk; the lines between are only counted. The
-  result is identical to feeding every line (the tests compare both paths).
+  ``needles()`` (the anchors of all signature and context templates, the torchelastic event
+  mark, the error words kept for suggestions, and ESC). A prefilter finds those lines in the
+  raw chunk; the lines between are only counted. The result is identical to feeding every
+  line (the tests compare both paths). A hard-wrapped log (``engine.wrap_width`` of its first
+  lines) is fed line by line instead: a message cut by the wrap may hold no whole needle.
 
 Prefilter implementations, fastest available first (``FAILURE_ENCYCLOPEDIA_PREFILTER``
 picks one: ``re2``, ``re`` or ``none``):
@@ -30,6 +35,7 @@ picks one: ``re2``, ``re`` or ``none``):
 
 from __future__ import annotations
 
+import codecs
 import contextlib
 import gzip
 import io
@@ -51,6 +57,7 @@ CHUNK = 16 << 20  # bytes read per readinto; the buffer is allocated once per re
 LINE_CAP_BYTES = 4 * engine_mod.MAX_LINE + 8
 GZIP_MAGIC = b"\x1f\x8b"
 BOM = "\ufeff"
+UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
 PREFILTER_ENV = "FAILURE_ENCYCLOPEDIA_PREFILTER"
 
 Finder = Callable[[Any, int, int], int]  # (buffer, start, end) -> position of a needle or -1
@@ -103,6 +110,32 @@ def _errno_name(exc: OSError) -> str:
     return errno.errorcode.get(exc.errno or 0, "")
 
 
+class _Utf16(io.RawIOBase):
+    """A UTF-16 stream (with its byte-order mark) read as UTF-8 bytes: what Windows
+    PowerShell's `>` writes becomes what the rest of the reader expects. Invalid code units
+    become U+FFFD; the byte-order mark is dropped."""
+
+    def __init__(self, rest: IO[bytes]) -> None:
+        super().__init__()
+        self._rest = rest
+        self._decoder = codecs.getincrementaldecoder("utf-16")("replace")
+        self._out = b""
+        self._eof = False
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, b: Any) -> int:
+        while not self._out and not self._eof:
+            raw = self._rest.read(1 << 20)
+            self._eof = not raw
+            self._out = self._decoder.decode(raw, final=self._eof).encode("utf-8", "surrogatepass")
+        n = min(len(b), len(self._out))
+        b[:n] = self._out[:n]
+        self._out = self._out[n:]
+        return n
+
+
 class LogStream:
     """An opened log: ``stream`` yields the decompressed bytes; ``close`` closes every layer."""
 
@@ -150,6 +183,13 @@ def open_log(path: str) -> LogStream:
                                                  buffer_size=1 << 16)]
     if head == GZIP_MAGIC:
         layers.append(gzip.GzipFile(fileobj=layers[0], mode="rb"))  # type: ignore[arg-type]
+    try:
+        start = layers[-1].peek(2)[:2]  # type: ignore[attr-defined]
+    except (OSError, EOFError, zlib.error) as exc:
+        LogStream(name, layers).close()
+        raise read_error(name, exc) from None
+    if start in UTF16_BOMS:
+        layers.append(io.BufferedReader(_Utf16(layers[-1]), buffer_size=1 << 16))  # type: ignore[arg-type]
     return LogStream(name, layers)
 
 
@@ -271,11 +311,29 @@ def _decode(data: Any, first: bool, cap: int = LINE_CAP_BYTES) -> str:
     return text
 
 
+def _head(buf: bytearray, filled: int, eof: bool, count: int, cap: int) -> list[str]:
+    """The first ``count`` lines in buf[:filled], decoded (a last line without LF only at EOF)."""
+    out: list[str] = []
+    pos = 0
+    while len(out) < count and pos < filled:
+        nl = buf.find(b"\n", pos, filled)
+        if nl < 0:
+            if eof:
+                out.append(_decode(buf[pos:filled], pos == 0, cap))
+            break
+        out.append(_decode(buf[pos:nl], pos == 0, cap))
+        pos = nl + 1
+    return out
+
+
 def scan(stream: IO[bytes], feed: Callable[[int, str], None], prefilter: Prefilter,
-         offset: int = 0, chunk: int = CHUNK, line_cap: int = LINE_CAP_BYTES) -> int:
+         offset: int = 0, chunk: int = CHUNK, line_cap: int = LINE_CAP_BYTES,
+         every_line: Callable[[list[str]], bool] | None = None, sample: int = 0) -> int:
     """Feed the lines of ``stream`` that can matter as ``feed(offset + lineno, text)``;
     return the number of lines read. ``prefilter.find`` None feeds every line.
 
+    ``every_line``, when given, is called once with the first ``sample`` lines (decoded);
+    when it returns True every line is fed (a hard-wrapped log: see engine.wrap_width).
     ``chunk`` and ``line_cap`` (bytes kept of a line) are parameters for the tests, which
     use tiny values to exercise lines across chunk boundaries and over-long lines.
     """
@@ -297,6 +355,10 @@ def scan(stream: IO[bytes], feed: Callable[[int, str], None], prefilter: Prefilt
                     eof = True
                     break
                 filled += n
+            if every_line is not None:
+                if every_line(_head(buf, filled, eof, sample, cap)):
+                    find = None
+                every_line = None
             if skipping:
                 nl = buf.find(b"\n", cap, filled)
                 if nl < 0:
@@ -380,11 +442,17 @@ def diagnose_files(paths: list[str], engine: engine_mod.Engine, prefilter: Prefi
     gap = engine_mod.file_gap(engine.data)
     results: list[FileResult] = []
     start = 0
+
+    def wrapped(head: list[str]) -> bool:
+        engine.set_wrap(engine.wrap_width(head))
+        return engine.wrap > 0
+
     for path in paths:
         with open_log(path) as log:
             try:
                 n = scan(log.stream, engine.feed, prefilter, offset=start, chunk=chunk,
-                         line_cap=line_cap)
+                         line_cap=line_cap, every_line=wrapped,
+                         sample=engine.wrap_data["sample"])
             except (OSError, EOFError, zlib.error) as exc:
                 raise read_error(log.name, exc) from None
         results.append(FileResult(log.name, start, n))

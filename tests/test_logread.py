@@ -305,3 +305,39 @@ def test_path_reads_every_byte_once(tmp_path: Path):
                     for i in range(20000))
     for chunk in (64, 1000, logread.CHUNK):
         assert verdict_of(data, "re", chunk=chunk, cap=60) == reference_verdict(data, 60)
+
+
+@pytest.mark.parametrize("kind", PREFILTERS)
+def test_utf16_files_read_like_utf8(tmp_path, kind):
+    """What Windows PowerShell's `>` writes: UTF-16 with a byte-order mark, CRLF; gzip too."""
+    text = f"start\r\n{OOM}\r\nééé 🤗\r\n{WATCHDOG}\r\n"
+    plain = tmp_path / "utf8.log"
+    plain.write_bytes(text.encode())
+    eng = engine_mod.Engine(DATA)
+    expected = logread.diagnose_files([str(plain)], eng, prefilter(kind))
+    want = eng.verdict()
+    for name, data in (("le.log", text.encode("utf-16")), ("be.log", b"\xfe\xff" + text.encode("utf-16-be")),
+                       ("le.log.gz", gzip.compress(text.encode("utf-16")))):
+        p = tmp_path / name
+        p.write_bytes(data)
+        eng = engine_mod.Engine(DATA)
+        got = logread.diagnose_files([str(p)], eng, prefilter(kind))
+        assert [r.lines for r in got] == [r.lines for r in expected] == [4]
+        assert eng.verdict() == want
+    assert [m["id"] for m in want["matches"]] == ["cuda-oom", "nccl-watchdog-timeout"]
+
+
+@pytest.mark.parametrize("kind", PREFILTERS)
+def test_a_wrapped_file_is_fed_line_by_line(tmp_path, kind):
+    """A wrap can cut a signature's anchor in two: no needle finds either half, so a file
+    whose first lines show a wrap width goes through the engine line by line."""
+    line = "2026-06-30T12:00:30.229Z " + OOM  # the anchor torch.OutOfMemoryError: spans 34-56
+    body = [line[i:i + 45] for i in range(0, len(line), 45)] + ["x" * 45, "y" * 10] * 2
+    assert not any("OutOfMemoryError" in b for b in body)
+    p = tmp_path / "wrapped.log"
+    p.write_text("\n".join(body) + "\n", encoding="utf-8")
+    eng = engine_mod.Engine(DATA)
+    logread.diagnose_files([str(p)], eng, prefilter(kind))
+    assert eng.wrap == 45
+    v = eng.verdict()
+    assert [(m["id"], m["line"], m["rank"]) for m in v["matches"]] == [("cuda-oom", 1, 3)]

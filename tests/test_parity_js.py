@@ -8,12 +8,13 @@ scan) and its plain path (every line), and the JSON must equal Python's exactly.
 from __future__ import annotations
 
 import gzip
+import json
 import random
 from pathlib import Path
 
 import pytest
 from diagnose_support import REPO, node, run_node, small_data
-from test_diagnose_engine import PREFIXED
+from test_diagnose_engine import EVENT, NCCL_ERR, OOM, PREFIXED, WATCHDOG, WRAPPED, wrap
 from test_logread import SAMPLES
 
 from generator.matching import diagnose
@@ -139,3 +140,54 @@ def test_role_order_and_limits_come_from_the_data(tmp_path):
         assert [m["id"] for m in js["matches"]] == [m["id"] for m in py["matches"]]
         assert js["root_cause"] == cause
         assert all(len(e["text"]) == 12 for m in js["matches"] for e in m["evidence"])
+
+
+def shape_files(tmp: Path) -> list[Path]:
+    """Logs in the shapes people paste: prefixes after other text, quotes, wrapped lines,
+    UTF-16 with CRLF, torchelastic events, and a log with nothing known (suggestions)."""
+    texts = {
+        "embedded-prefix": (f"node-3 [stderr] [rank7]:[E909 12:00:00.1 ProcessGroupNCCL.cpp:632] "
+                            f"[Rank 7] {WATCHDOG}\nhost-12: [rank2]: {OOM}\n"),
+        "quoted": f"> [rank1]: {OOM}\n> `[rank4]: {NCCL_ERR}`\n```\n",
+        "wrapped": "\n".join(WRAPPED) + "\n",
+        "wrapped-astral": "\n".join(wrap("😀" * 10 + f" [rank2]: {OOM} " + "é" * 50, 45) * 3) + "\n",
+        "event": "agent start\n" + EVENT + "\n[default0]:" + EVENT.replace(
+            '"global_rank": 3', '"global_rank": 3.0') + "\n",
+        "event-odd": ("{\"name\": \"torchelastic.worker.status.FAILED\", \"metadata\": {\"global_rank\": 1e400, "
+                      f"\"raw_error\": {json.dumps(OOM)}}}}}\n"
+                      "{\"name\": \"torchelastic.worker.status.FAILED\", \"metadata\": {\"global_rank\": NaN, "
+                      f"\"raw_error\": {json.dumps(OOM)}}}}}\n"),
+        "nothing-known": ("[rank0]: Traceback (most recent call last):\n[rank0]: torch.distributed."
+                          "DistBackendError: NCCL error in: ProcessGroupNCCL.cpp:1970, unhandled cuda "
+                          "error (run with NCCL_DEBUG=INFO for details), NCCL version 2.21.5\n"
+                          "ERROR: No matching distribution found for torch==9.9\n"),
+    }
+    out = []
+    for name, text in texts.items():
+        p = tmp / f"{name}.log"
+        p.write_text(text, encoding="utf-8")
+        out.append(p)
+    for name, enc, bom in (("utf16le", "utf-16-le", b"\xff\xfe"), ("utf16be", "utf-16-be", b"\xfe\xff")):
+        p = tmp / f"{name}.log"
+        p.write_bytes(bom + (texts["quoted"] + texts["wrapped"]).replace("\n", "\r\n").encode(enc)
+                      + b"\x00")  # an odd last byte: a cut code unit
+        out.append(p)
+    return out
+
+
+@pytest.mark.parametrize("mode", ["each", "each-plain"])
+def test_log_shapes_small_data(tmp_path, mode):
+    data = small_data()
+    files = shape_files(tmp_path)
+    assert_same(python_each(data, files), run_node(data, files, tmp_path, mode), files)
+
+
+def test_log_shapes_real_data(real_data, tmp_path):
+    files = shape_files(tmp_path)
+    py = python_each(real_data, files)
+    assert_same(py, run_node(real_data, files, tmp_path, "each"), files)
+    assert py[-1]["matches"] and {m["rank"] for m in py[0]["matches"]} == {2, 7}
+    nothing = next(v for f, v in zip(files, py, strict=True) if f.name == "nothing-known.log")
+    assert nothing["suggestions"] or nothing["matches"]
+    several = diagnose.diagnose(real_data, [str(f) for f in files])
+    assert run_node(real_data, files, tmp_path, "fast") == several

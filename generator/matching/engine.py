@@ -5,7 +5,7 @@ browser's JavaScript engine (``docs/assets/diagnose-engine.js``) consumes, and f
 same steps, so both give identical verdicts:
 
 0. shapes of pasted logs: when the start of a log is hard-wrapped at a fixed width (``wrap_width``),
-   a line of exactly that width and the lines that continue it (up to ``MAX_JOIN``) are joined
+   a line of exactly that width and the lines that continue it (up to WRAP["join"]) are joined
    into one before matching; a line that starts like a new line (a launcher prefix, a
    timestamp, a traceback header or frame) or is blank is never glued on;
 1. clean each line: drop ANSI colour codes and a trailing CR, then peel launcher prefixes
@@ -76,7 +76,7 @@ RANK_IN_MESSAGE = r"\[(?:PG [^\]]*)?Rank ([0-9]+)\]"
 # longest line, and at least two lines of exactly W characters, and at least half of them, are
 # followed by a line that continues them: not blank and not starting like a line of its own
 # (WRAP_STOP: a launcher prefix, a timestamp, a log level, a traceback header or frame).
-WRAP = {"sample": 2000, "min": 40, "max": 1000, "join": 3,
+WRAP = {"sample": 2000, "min": 40, "max": 1000, "join": 8,
         "stop": (r"\[rank[0-9]+\]:|\[[A-Za-z_][A-Za-z_-]*?[0-9]+\]:|\[[0-9]+,[0-9]+\]<"
                  r"|\[?[0-9]{4}-[0-9]{2}-[0-9]{2}[T ]|\[?[IWEF][0-9]{4} "
                  r"|[A-Za-z0-9_.-]+:[0-9]+:[0-9]+ \[|(?:INFO|WARNING|ERROR|DEBUG|CRITICAL)[: ]"

@@ -415,6 +415,8 @@
             break;
           }
         }
+        // a generic text without its context: a lead, not a cause
+        if (c === sig.context.length && sig.generic) this._record(sig, lineno, rank, text, GENERIC);
       }
       this.pending[i] = [];
     }
@@ -428,11 +430,12 @@
     var sug = this.data.suggest;
     var stop = new Set(sug.stop);
     var token = new RegExp(sug.token, "g");
+    var path = new RegExp(sug.path, "g");
     var best = new Map();
     for (var k = 0; k < this.errorLines.length; k++) {
       var lineno = this.errorLines[k][0], text = this.errorLines[k][1];
       var words = new Set();
-      (text.match(token) || []).forEach(function (w) {
+      (text.replace(path, " ").match(token) || []).forEach(function (w) {
         w = w.toLowerCase();
         if (!stop.has(w)) words.add(w);
       });
@@ -442,7 +445,7 @@
         for (var x = 0; x < docs.length; x++) {
           var doc = docs[x], common = 0;
           for (var y = 0; y < doc.length; y++) if (words.has(doc[y])) common++;
-          if (!common) continue;
+          if (common < sug.min_common) continue;
           var score = Math.floor(200 * common / (words.size + doc.length));
           var old = best.get(id);
           if (score >= sug.min_score && (old === undefined || score > old[0] ||

@@ -18,7 +18,9 @@ same steps, so both give identical verdicts:
 2. a line matching a benign template is skipped;
 3. every signature whose anchor occurs in the line is tried; signatures with context are
    kept pending until the end, then accepted when a context template matched within
-   ``window`` lines on the same rank (or a line without a rank);
+   ``window`` lines on the same rank (or a line without a rank); a generic signature
+   (its text is printed outside its entry's failure too) without its context, or generic
+   and weak, is kept as a ``generic`` match: listed, never the root cause;
 4. ranking: roots, then collateral, then wrappers; roots with satisfied context first, then
    by earliest line; then by id.
 """
@@ -90,9 +92,11 @@ BLANK = r"[ \t]*"
 EVENT_MARK = '{"name": "torchelastic.worker.status.'
 
 # Lines kept for suggestions when nothing matches (the prefilter also looks for these words).
-ERROR_LINE = r"Error|Exception|ERROR[: ]|FAILED|[Ff]atal|Killed|error:"
-ERROR_NEEDLES = ("Error", "Exception", "ERROR:", "ERROR ", "FAILED", "Fatal", "fatal", "Killed",
-                 "error:")
+ERROR_LINE = r"Error|ERROR|Exception|FAIL|[Ff]ailed|[Ff]atal|Killed|error|WARN"
+ERROR_NEEDLES = ("Error", "ERROR", "Exception", "FAIL", "Failed", "failed", "Fatal", "fatal",
+                 "Killed", "error", "WARN")
+# Words of a path (anything with a slash) say where, not what: left out of suggestions.
+PATH = r"[^ \t]*/[^ \t]*"
 
 
 def _rank(digits: str) -> int | None:
@@ -243,6 +247,7 @@ class Engine:
         self.event_mark = data["event_mark"]
         self.error_line = re.compile(data["error_line"])
         self.token = re.compile(data["suggest"]["token"])
+        self.path = re.compile(data["suggest"]["path"])
         self.word = re.compile(data["word"])
         self.benign = [_Lazy(b["pattern"]) for b in data["benign"]]
         self.contexts: list[_Lazy] = []
@@ -465,16 +470,21 @@ class Engine:
                            for cl, cr in self.context_hits.get(c, ())):
                         self._record(sig, lineno, rank, text, SPECIFIC)
                         break
+                else:
+                    if sig.generic:  # a generic text without its context: a lead, not a cause
+                        self._record(sig, lineno, rank, text, GENERIC)
         self.pending = {}
 
     # -- suggestions -----------------------------------------------------------------
     def _tokens(self, text: str) -> set[str]:
         stop = self._stop
+        text = self.path.sub(" ", text)
         return {t for t in (m.lower() for m in self.token.findall(text)) if t not in stop}
 
     def suggestions(self) -> list[dict[str, Any]]:
         """The entries closest to the unmatched error lines, by the Dice coefficient of
-        their words and the words of an entry's signatures or title (see matcherdata)."""
+        their words and the words of an entry's signatures or title (see matcherdata): at
+        least ``min_common`` words shared and a score of at least ``min_score`` percent."""
         sug = self.data["suggest"]
         self._stop = set(sug["stop"])
         best: dict[str, tuple[int, int, str]] = {}  # id -> (score, line, text)
@@ -485,7 +495,7 @@ class Engine:
             for entry_id, docs in sug["docs"]:
                 for doc in docs:
                     common = sum(1 for w in doc if w in words)
-                    if not common:
+                    if common < sug["min_common"]:
                         continue
                     score = 200 * common // (len(words) + len(doc))
                     old = best.get(entry_id)

@@ -24,6 +24,7 @@ ENGLISH = ("the", "and", "for", "with", "not", "was", "are", "but", "this", "tha
            "you", "your", "has", "have", "can", "will", "its", "all", "any", "one", "when",
            "while", "which", "there", "been", "use", "than", "into", "got", "see", "may")
 MIN_SCORE = 30  # Dice coefficient in percent, below which an entry is not suggested
+MIN_COMMON = 2  # words an error line and a signature or title must share
 MAX_SUGGESTIONS = 3
 
 
@@ -134,5 +135,5 @@ def _suggest_data(entries: list[Entry]) -> dict[str, Any]:
     for entry_id, sets in docs:
         lists = [sorted(s - stop) for s in sets]
         out.append([entry_id, [words for words in lists if words]])
-    return {"token": TOKEN, "stop": sorted(stop), "min_score": MIN_SCORE,
-            "max": MAX_SUGGESTIONS, "docs": out}
+    return {"token": TOKEN, "path": engine.PATH, "stop": sorted(stop), "min_score": MIN_SCORE,
+            "min_common": MIN_COMMON, "max": MAX_SUGGESTIONS, "docs": out}

@@ -143,6 +143,10 @@ def test_diagnose_reports(small: Path, capsys: pytest.CaptureFixture[str]) -> No
                + "[rank0]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 9.00 GiB. "
                + "GPU 0 has a total capacity of 79.15 GiB\x07\tof which " + "z" * 200 + "\n")
     dirty = _write(small, "dirty.log", unshard + "".join(f"{OOM} #{i}\n" for i in range(5)))
+    ranks = _write(small, "ranks.log", "".join(f"[rank{r}]: {OOM}\n" for r in (0, 1, 2, 3, 5, 7)))
+    unknown = _write(small, "unknown.log", "[rank0]: Traceback (most recent call last):\n"
+                     "[rank0]: torch.distributed.DistBackendError: NCCL error in: ../x.cpp:1, "
+                     "unhandled cuda error (run with NCCL_DEBUG=INFO for details), NCCL version 2.21.5\n")
     runs = [
         _run(capsys, "root, collateral and wrapper", "diagnose", single),
         _run(capsys, "several files", "diagnose", rank0, rank3),
@@ -153,6 +157,9 @@ def test_diagnose_reports(small: Path, capsys: pytest.CaptureFixture[str]) -> No
         _run(capsys, "stdin twice", "diagnose", "-", "-"),
         _run(capsys, "json, several files", "diagnose", "--json", rank0, rank3),
         _run(capsys, "json, nothing", "diagnose", "--json", nothing),
+        _run(capsys, "identical lines of several ranks", "diagnose", ranks),
+        _run(capsys, "nothing recognised, suggestions", "diagnose", unknown),
+        _run(capsys, "json, suggestions", "diagnose", "--json", unknown),
     ]
     (small / "entries" / "ddp-broken.yaml").write_text("id: [unclosed\n", encoding="utf-8")
     runs.append(_run(capsys, "an entry with problems", "diagnose", single))

@@ -23,11 +23,10 @@
 Prefilter implementations, fastest available first (``FAILURE_ENCYCLOPEDIA_PREFILTER``
 picks one: ``re2``, ``re`` or ``none``):
 
-- ``re2``: google-re2 (``pip install google-re2``), one alternation of all needles compiled
-  to a DFA, searched over the raw chunk. Measured on a 1 GB multi-rank log on the 2-core
-  dev machine at 0.8-1.3x the time of ``LC_ALL=C grep -F -f <literals>`` (see
-  bench/diagnose_throughput.py). Optional because it has no wheel for every platform
-  (e.g. Linux aarch64); it only decides which lines to look at, never what they mean.
+- ``re2``: google-re2 (a dependency of the package), one alternation of all needles
+  compiled to a DFA, searched over the raw chunk (see bench/diagnose_throughput.py for the
+  figures beside ``LC_ALL=C grep -c -F -f <literals>``). It only decides which lines to look
+  at, never what they mean, so a platform where it cannot be imported gets the same answers.
 - ``re``: the same alternation, factored as a trie, in Python's ``re``: pure Python,
   same answers, several times slower.
 - ``none``: every line goes through the engine (the reference path, slowest).

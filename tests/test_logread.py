@@ -28,7 +28,7 @@ PREFILTERS = ["none", "re", "re2"]
 def prefilter(kind: str) -> logread.Prefilter:
     if kind == "re2":
         pytest.importorskip("re2", reason="google-re2 not installed (optional accelerator)")
-    return logread.make_prefilter(engine_mod.Engine(DATA).needles(), kind)
+    return logread.for_engine(engine_mod.Engine(DATA), kind)
 
 
 def reference_lines(data: bytes, cap: int = logread.LINE_CAP_BYTES) -> list[str]:
@@ -97,7 +97,8 @@ def test_every_path_reads_the_same(name, kind, chunk):
 def test_random_logs_fast_path_equals_feeding_every_line():
     rng = random.Random(5)
     pieces = [OOM, WATCHDOG, CHILD, "plain line", "", "\x1b[1m", "Watchdog", "\xff",
-              "NCCL INFO Channel 00/0 : 0[0] -> 1[1] via P2P", "x" * 300, "\r", "🤗"]
+              "NCCL INFO Channel 00/0 : 0[0] -> 1[1] via P2P", "x" * 300, "\r", "🤗",
+              '  File "x.py", line 3, in _pre_forward_unshard', "noise\n" * 45]
     for _ in range(60):
         parts = [rng.choice(pieces) + rng.choice(["\n", "", " ", "\r\n"]) for _ in range(rng.randrange(1, 40))]
         data = "".join(parts).encode("utf-8", "surrogatepass")
@@ -214,7 +215,7 @@ def scan_traced(stream: Recording, prefilter: str) -> tuple[int, int]:
     eng = engine_mod.Engine(DATA)
     tracemalloc.start()
     try:
-        n = logread.scan(stream, eng.feed, logread.make_prefilter(eng.needles(), prefilter))
+        n = logread.scan(stream, eng.feed, logread.for_engine(eng, prefilter))
         _, peak = tracemalloc.get_traced_memory()
     finally:
         tracemalloc.stop()
@@ -269,13 +270,36 @@ def test_context_does_not_reach_into_the_next_file(tmp_path):
     assert eng.verdict()["matches"][0]["id"] == "fsdp-unshard-oom"
 
 
-def test_prefilter_needles_are_minimal_and_cover_every_anchor():
-    needles = engine_mod.Engine(DATA).needles()
+def test_prefilter_needles_are_minimal_and_cover_every_signature():
+    eng = engine_mod.Engine(DATA)
+    needles = eng.needles()
     assert "\x1b" in needles
-    anchors = {s["anchor"] for s in DATA["signatures"]}
-    assert anchors <= set(needles)
+    assert {s["needle"] for s in DATA["signatures"]} <= set(needles)
+    # context and benign templates have no needle: they are looked at around a hit
+    assert not {c["anchor"] for s in DATA["signatures"] for c in s["context"]} & set(needles)
+    assert eng.context_window() == 40 and eng.event_mark in eng.line_needles()
     kept = logread._minimal([n.encode() for n in needles])
     assert all(any(k in n.encode() for k in kept) for n in needles)
+
+
+@pytest.mark.parametrize("kind", PREFILTERS)
+def test_context_far_from_any_needle_is_read_around_the_hit(kind):
+    """The context of a signature holds no needle; the fast path reads the window around
+    a signature's line (before it, across buffer refills, and after it)."""
+    frame = '  File "fsdp/_runtime_utils.py", line 1, in _pre_forward_unshard'
+    for before in (True, False):
+        lines = ["noise line"] * 500 + ([frame] + ["noise"] * 39 + [OOM] if before
+                                          else [OOM] + ["noise"] * 39 + [frame]) + ["tail"] * 100
+        data = ("\n".join(lines) + "\n").encode()
+        for chunk in (1, 64, 4096, logread.CHUNK):
+            v = verdict_of(data, kind, chunk=chunk, cap=80)
+            assert v == reference_verdict(data, 80)
+            assert v["matches"][0]["id"] == "fsdp-unshard-oom", (before, chunk)
+        # one line further is outside the window: generic OOM only
+        far = [x for x in lines]
+        far.insert(501 if before else 502, "noise")
+        data = ("\n".join(far) + "\n").encode()
+        assert verdict_of(data, kind, chunk=64, cap=80)["matches"][0]["id"] == "cuda-oom"
 
 
 def test_stdin_dash_reads_plain_and_gzip(monkeypatch):

@@ -157,6 +157,14 @@ def shape_files(tmp: Path) -> list[Path]:
                       f"\"raw_error\": {json.dumps(OOM)}}}}}\n"
                       "{\"name\": \"torchelastic.worker.status.FAILED\", \"metadata\": {\"global_rank\": NaN, "
                       f"\"raw_error\": {json.dumps(OOM)}}}}}\n"),
+        "context-window": ("noise\n" * 300 + '[rank2]:   File "a.py", line 1, in _pre_forward_unshard\n'
+                           + "[rank2]: noise\n" * 30 + f"[rank2]: {OOM}\n" + "tail\n" * 50
+                           + f"[rank5]: {OOM}\n" + "x\n" * 20
+                           + '[rank5]:   File "a.py", line 1, in _pre_forward_unshard\n' + "y\n" * 70
+                           + f"[rank6]: {OOM}\n" + "z\n" * 41 + '[rank6]:   File "a.py", line 1, in _unshard\n'),
+        "wide-blanks": ("torch.OutOfMemoryError:   CUDA  out of\tmemory.  Tried \t to allocate 2 GiB\n"
+                        "NCCL error in: x.cpp:1,  unhandled \tsystem error (run with NCCL_DEBUG=INFO "
+                        "for details), NCCL version 2.21.5\n"),
         "nothing-known": ("[rank0]: Traceback (most recent call last):\n[rank0]: torch.distributed."
                           "DistBackendError: NCCL error in: ProcessGroupNCCL.cpp:1970, unhandled cuda "
                           "error (run with NCCL_DEBUG=INFO for details), NCCL version 2.21.5\n"

@@ -356,13 +356,21 @@
     if (lineno > this.lines) this.lines = lineno;
   };
 
+  /* engine.py needles, line_needles, context_window: what the prefilter looks for. */
   Engine.prototype.needles = function () {
-    var found = new Set(["\x1b", this.eventMark].concat(this.data.error_needles));
-    this.data.signatures.forEach(function (s) {
-      found.add(s.anchor);
-      s.context.forEach(function (c) { found.add(c.anchor); });
-    });
+    var found = new Set(["\x1b"]);
+    this.data.signatures.forEach(function (s) { found.add(s.needle); });
     return Array.from(found).sort();
+  };
+
+  Engine.prototype.lineNeedles = function () {
+    return Array.from(new Set([this.eventMark].concat(this.data.error_needles))).sort();
+  };
+
+  Engine.prototype.contextWindow = function () {
+    var w = 0;
+    this.data.signatures.forEach(function (s) { if (s.context.length && s.window > w) w = s.window; });
+    return w;
   };
 
   Engine.prototype._record = function (sig, lineno, rank, text, level) {
@@ -519,15 +527,24 @@
   };
 
   /* -- fast path: find the lines holding a needle (Aho-Corasick over UTF-16 units) ------- */
-  function Scanner(needles) {
+  /*
+   * needles: signature needles (flag 2: the line and the window around it are fed) and line
+   * needles (flag 1: the line alone). A space in a needle stands for a run of blanks (space
+   * or tab) in the log, as in Python's prefilter: a blank after a blank does not move the
+   * automaton, so "a b" matches "a \t b".
+   */
+  function Scanner(needles, lineNeedles, window) {
     var classOf = new Uint16Array(65536);
     var classes = 1; // class 0: a unit in no needle
     var goto_ = [new Map()];
     var outs = [0];
-    needles.forEach(function (n) {
-      var state = 0;
+    var all = needles.map(function (n) { return [n, 2]; })
+      .concat(lineNeedles.map(function (n) { return [n, 1]; }));
+    all.forEach(function (pair) {
+      var n = pair[0], state = 0;
       for (var k = 0; k < n.length; k++) {
         var c = n.charCodeAt(k);
+        if (c === 9) c = 32;
         if (!classOf[c]) classOf[c] = classes++;
         var next = goto_[state].get(classOf[c]);
         if (next === undefined) {
@@ -538,8 +555,9 @@
         }
         state = next;
       }
-      if (n.length) outs[state] = 1;
+      if (n.length) outs[state] |= pair[1];
     });
+    if (classOf[32]) classOf[9] = classOf[32];
     var states = goto_.length;
     var delta = new Int32Array(states * classes);
     var fail = new Int32Array(states);
@@ -551,7 +569,7 @@
     }
     for (var q = 0; q < queue.length; q++) {
       var s = queue[q];
-      if (out[fail[s]]) out[s] = 1;
+      out[s] |= out[fail[s]];
       for (var c2 = 0; c2 < classes; c2++) {
         var t = goto_[s].get(c2);
         if (t !== undefined && c2 !== 0) {
@@ -567,34 +585,60 @@
     this.classes = classes;
     this.delta = delta;
     this.out = out;
+    this.window = window;
   }
 
   /*
-   * Feed the lines of text that hold a needle as feed(offset + lineno, line); return the
-   * number of lines (split on LF, a final LF starts no line). Identical to feeding every
-   * line, because a line without a needle cannot change the verdict (Engine.needles).
+   * Feed the lines of text that can matter as feed(offset + lineno, line); return the number
+   * of lines (split on LF, a final LF starts no line). The lines fed are those holding a
+   * needle, and every line within `window` lines before and after a line holding a signature
+   * needle (logread.py's _Feeder): identical to feeding every line (Engine.needles).
    */
   Scanner.prototype.scan = function (text, offset, feed) {
     var classOf = this.classOf, K = this.classes, delta = this.delta, out = this.out;
-    var n = text.length, state = 0, lineno = 0, lineStart = 0;
-    for (var i = 0; i < n; i++) {
-      var c = text.charCodeAt(i);
-      if (c === 10) {
-        lineno++;
-        lineStart = i + 1;
-        state = 0;
-        continue;
+    var W = this.window;
+    var n = text.length, lineno = 0, lineStart = 0, fedTo = 0, until = 0;
+    var pos = 0;
+    while (pos < n) {
+      var end = text.indexOf("\n", pos);
+      if (end < 0) end = n;
+      var L = lineno + 1, flags = 0, state = 0, prevBlank = false;
+      if (L > until || W) {
+        for (var i = pos; i < end; i++) {
+          var c = text.charCodeAt(i);
+          var blank = c === 32 || c === 9;
+          if (blank && prevBlank) continue;
+          prevBlank = blank;
+          state = delta[state * K + classOf[c]];
+          flags |= out[state];
+          if (flags & 2 || (flags && !W)) break;
+        }
       }
-      state = delta[state * K + classOf[c]];
-      if (out[state]) {
-        var end = text.indexOf("\n", i);
-        if (end < 0) end = n;
-        feed(offset + lineno + 1, text.slice(lineStart, end));
-        state = 0;
-        i = end - 1; // the next round reads the LF
+      lineStart = pos;
+      if ((flags & 2) && W) {
+        var first = Math.max(fedTo + 1, L - W);
+        if (first < L) {  // the lines before, within the window, not fed yet
+          var starts = [];
+          var p = lineStart;
+          for (var k = L - 1; k >= first; k--) {
+            var s = text.lastIndexOf("\n", p - 2) + 1;
+            starts.push([k, s, p - 1]);
+            p = s;
+          }
+          for (var b = starts.length - 1; b >= 0; b--) {
+            feed(offset + starts[b][0], text.slice(starts[b][1], starts[b][2]));
+          }
+        }
+        until = Math.max(until, L + W);
       }
+      if (flags || L <= until) {
+        feed(offset + L, text.slice(lineStart, end));
+        fedTo = L;
+      }
+      lineno = L;
+      pos = end + 1;
     }
-    return lineno + (lineStart < n ? 1 : 0);
+    return lineno;
   };
 
   /* The first n lines of a log file (as splitLines), without splitting all of it. */
@@ -622,7 +666,9 @@
       this.feedLines(all, offset + 1);
       lines = all.length;
     } else {
-      if (!this._scanner) this._scanner = new Scanner(this.needles());
+      if (!this._scanner) {
+        this._scanner = new Scanner(this.needles(), this.lineNeedles(), this.contextWindow());
+      }
       lines = this._scanner.scan(text, offset, function (n, line) { self.feed(n, line); });
     }
     this.skipTo(offset + lines);

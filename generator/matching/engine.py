@@ -91,10 +91,11 @@ BLANK = r"[ \t]*"
 # {"py_callstack"}}}) or a traceback.
 EVENT_MARK = '{"name": "torchelastic.worker.status.'
 
-# Lines kept for suggestions when nothing matches (the prefilter also looks for these words).
-ERROR_LINE = r"Error|ERROR|Exception|FAIL|[Ff]ailed|[Ff]atal|Killed|error|WARN"
-ERROR_NEEDLES = ("Error", "ERROR", "Exception", "FAIL", "Failed", "failed", "Fatal", "fatal",
-                 "Killed", "error", "WARN")
+# Lines kept for suggestions when nothing matches: those holding one of these words (the
+# prefilter looks for them too, so the fast path keeps the same lines).
+ERROR_NEEDLES = ("Error", "Exception", "ERROR:", "ERROR ", "FAIL", "Fatal", "fatal", "Killed",
+                 "error:", "error ", "failed")
+ERROR_LINE = "|".join(re.escape(w) for w in ERROR_NEEDLES)
 # Words of a path (anything with a slash) say where, not what: left out of suggestions.
 PATH = r"[^ \t]*/[^ \t]*"
 
@@ -342,9 +343,10 @@ class Engine:
     def feed(self, lineno: int, raw: str) -> None:
         """One log line (without its newline); lineno is 1-based and increasing.
 
-        Lines that contain no needle (see ``needles``) cannot change the result, unless the
-        log is wrapped (``set_wrap``); a caller may skip them and report the line count with
-        ``skip_to``.
+        Lines that hold neither a needle nor a line needle, and are not within
+        ``context_window`` lines of a line holding a needle, cannot change the result, unless
+        the log is wrapped (``set_wrap``); a caller may skip them and report the line count
+        with ``skip_to``.
         """
         self.lines = max(self.lines, lineno)
         if len(raw) > MAX_LINE:
@@ -422,18 +424,29 @@ class Engine:
         self.lines = max(self.lines, lineno)
 
     def needles(self) -> list[str]:
-        """Substrings at least one of which every line that can change the result holds.
+        """The prefilter's signature needles: a line that holds none of them (blank runs
+        may be wider in the log than the needle's single spaces) matches no signature.
 
-        A signature or context pattern matches only lines that hold its anchor; cleaning
-        only removes characters from the start and the end of a line, except ANSI codes,
-        which can join two halves of an anchor, so ESC is a needle too; torchelastic event
-        lines hold the event mark; lines kept for suggestions hold an error word. Benign
-        patterns only ever skip lines, so they need no needle. Sorted, without duplicates.
+        Each signature's needle is its longest literal run (``phrase``). Cleaning only
+        removes characters from the start and the end of a line, except ANSI codes, which
+        can join two halves of a needle, so ESC is one too. A reader feeds the lines holding
+        one, and every line within ``context_window`` lines before and after them (where the
+        signature's context can be). Sorted, without duplicates.
         """
-        found = {"\x1b", self.event_mark, *self.data["error_needles"]}
-        found.update(s["anchor"] for s in self.data["signatures"])
-        found.update(c["anchor"] for s in self.data["signatures"] for c in s["context"])
+        found = {"\x1b"}
+        found.update(s["needle"] for s in self.data["signatures"])
         return sorted(found)
+
+    def line_needles(self) -> list[str]:
+        """Needles of lines that matter by themselves, without a window: torchelastic event
+        lines (the event mark) and the error lines kept for suggestions. Benign patterns
+        only ever skip lines, so they need no needle. Sorted, without duplicates."""
+        return sorted({self.event_mark, *self.data["error_needles"]})
+
+    def context_window(self) -> int:
+        """Lines before and after a signature needle's line that a reader must feed too: the
+        largest window of a signature with context (0 when none has context)."""
+        return max([s["window"] for s in self.data["signatures"] if s["context"]] + [0])
 
     def _record(self, sig: _Sig, lineno: int, rank: int | None, text: str, level: int) -> None:
         h = self.hits.get(sig.entry)

@@ -217,7 +217,10 @@ def read_error(name: str, exc: BaseException) -> LogError:
 @dataclass
 class Prefilter:
     kind: str  # "re2", "re" or "none"
-    find: Finder | None  # None: every line is fed
+    find: Finder | None  # position of any needle in buf[start:end], -1 if none; None: every line
+    # whether buf[start:end] (one line) holds a signature needle; None when window is 0
+    signal: Callable[[Any, int, int], bool] | None = None
+    window: int = 0  # lines fed before and after a line that holds a signature needle
 
 
 def _minimal(needles: list[bytes]) -> list[bytes]:
@@ -227,6 +230,9 @@ def _minimal(needles: list[bytes]) -> list[bytes]:
         if n and not any(k in n for k in keep):
             keep.append(n)
     return sorted(keep)
+
+
+BLANKS = b"[ \t]+"  # a space in a needle stands for a run of blanks in the log
 
 
 def _trie_pattern(needles: list[bytes]) -> bytes:
@@ -241,7 +247,8 @@ def _trie_pattern(needles: list[bytes]) -> bytes:
     def emit(node: dict[int, Any]) -> bytes:
         branches = []
         for byte in sorted(k for k in node if k != -1):
-            branches.append(re.escape(bytes([byte])) + emit(node[byte]))
+            head = BLANKS if byte == 0x20 else re.escape(bytes([byte]))
+            branches.append(head + emit(node[byte]))
         if -1 in node or not branches:
             # with _minimal no needle is a prefix of another, so an end has no children
             return b""
@@ -252,7 +259,7 @@ def _trie_pattern(needles: list[bytes]) -> bytes:
     return emit(trie)
 
 
-def _re2_finder(needles: list[bytes]) -> Finder | None:
+def _re2_search(needles: list[bytes]) -> Finder | None:
     try:
         import re2  # type: ignore[import-not-found]
         from re2 import _re2  # type: ignore[import-not-found]
@@ -262,7 +269,8 @@ def _re2_finder(needles: list[bytes]) -> Finder | None:
     options.encoding = re2.Options.Encoding.LATIN1  # bytes in, bytes matched
     options.max_mem = 256 << 20  # room for the DFA of a few thousand needles
     options.never_capture = True
-    pattern = b"|".join(b"".join(b"\\x%02x" % c for c in n) for n in needles)
+    pattern = b"|".join(b"".join(BLANKS if c == 0x20 else b"\\x%02x" % c for c in n)
+                        for n in needles)
     regexp = _re2.RE2(pattern, options)
     if not regexp.ok():  # pragma: no cover - every needle is a literal
         return None
@@ -275,7 +283,7 @@ def _re2_finder(needles: list[bytes]) -> Finder | None:
     return find
 
 
-def _re_finder(needles: list[bytes]) -> Finder:
+def _re_search(needles: list[bytes]) -> Finder:
     search = re.compile(_trie_pattern(needles)).search
 
     def find(buf: Any, start: int, end: int) -> int:
@@ -285,21 +293,41 @@ def _re_finder(needles: list[bytes]) -> Finder:
     return find
 
 
-def make_prefilter(needles: list[str], kind: str | None = None) -> Prefilter:
-    """The fastest prefilter available (or the one named in ``kind`` / the environment)."""
+def make_prefilter(needles: list[str], kind: str | None = None, line_needles: list[str] = (),  # type: ignore[assignment]
+                   window: int = 0) -> Prefilter:
+    """The fastest prefilter available (or the one named in ``kind`` / the environment).
+
+    ``needles``: signature needles (a space stands for any run of blanks); a line holding
+    one is fed with the ``window`` lines before and after it. ``line_needles``: lines
+    holding one are fed alone. See ``for_engine``."""
     kind = kind or os.environ.get(PREFILTER_ENV) or "auto"
-    if kind == "none" or any("\ufffd" in n or "\n" in n for n in needles):
+    every = list(needles) + list(line_needles)
+    if kind == "none" or any("\ufffd" in n or "\n" in n for n in every):
         return Prefilter("none", None)  # such a needle could match across a decoding error
-    raw = _minimal([n.encode("utf-8") for n in needles])
+    raw = _minimal([n.encode("utf-8") for n in every])
+    sig = _minimal([n.encode("utf-8") for n in needles]) if window else []
     if not raw:
         return Prefilter("none", None)
     if kind in ("auto", "re2"):
-        finder = _re2_finder(raw)
+        finder = _re2_search(raw)
         if finder is not None:
-            return Prefilter("re2", finder)
+            signal = _re2_search(sig) if sig else None
+            return Prefilter("re2", finder, _as_signal(signal), window if sig else 0)
         if kind == "re2":
             raise LogError("the re2 prefilter was asked for, but google-re2 is not installed")
-    return Prefilter("re", _re_finder(raw))
+    return Prefilter("re", _re_search(raw), _as_signal(_re_search(sig) if sig else None),
+                     window if sig else 0)
+
+
+def _as_signal(find: Finder | None) -> Callable[[Any, int, int], bool] | None:
+    if find is None:
+        return None
+    return lambda buf, start, end: find(buf, start, end) >= 0
+
+
+def for_engine(engine: engine_mod.Engine, kind: str | None = None) -> Prefilter:
+    """The prefilter for this engine's needles, line needles and context window."""
+    return make_prefilter(engine.needles(), kind, engine.line_needles(), engine.context_window())
 
 
 # -- scanning --------------------------------------------------------------------------------
@@ -325,6 +353,125 @@ def _head(buf: bytearray, filled: int, eof: bool, count: int, cap: int) -> list[
     return out
 
 
+TAIL_BYTES = 8 << 20  # bytes of look-back lines kept across a buffer refill
+
+
+class _Feeder:
+    """Feeds the lines a prefilter selects, with the look-back and look-ahead window.
+
+    Lines are numbered from 1 in the file. Every line that holds a needle is fed; when it
+    holds a signature needle, so is every line up to ``window`` lines before it (from the
+    buffer, or from the tail kept of the previous buffer) and after it. The lines between
+    are only counted.
+    """
+
+    def __init__(self, feed: Callable[[int, str], None], prefilter: Prefilter, offset: int,
+                 cap: int) -> None:
+        self.feed = feed
+        self.find = prefilter.find
+        self.signal = prefilter.signal
+        self.window = prefilter.window
+        self.offset = offset
+        self.cap = cap
+        self.fed_to = 0  # the last line fed (or passed over on purpose)
+        self.until = 0  # every line up to this one is fed
+        self.tail: list[tuple[int, bytes]] = []  # (line, bytes) of lines before the buffer
+
+    def _feed(self, n: int, data: Any) -> None:
+        self.feed(self.offset + n, _decode(data, n == 1, self.cap))
+        self.fed_to = n
+
+    def _look_back(self, n: int, buf: bytearray, base: int, line_start: int) -> None:
+        """Feed the lines before line n (which starts at line_start) not fed yet, within the
+        window; lines before ``base`` (the buffer's first line) come from the tail."""
+        first = max(self.fed_to + 1, n - self.window)
+        if first >= n:
+            return
+        for k, data in self.tail:
+            if first <= k < base:
+                self._feed(k, data)
+        spans = []
+        end = line_start - 1  # the LF ending the line before
+        k = n - 1
+        while k >= max(first, base):
+            start = buf.rfind(b"\n", 0, end) + 1
+            spans.append((k, start, end))
+            end = start - 1
+            k -= 1
+        for k, start, stop in reversed(spans):
+            self._feed(k, buf[start:stop])
+
+    def hit(self, n: int, buf: bytearray, base: int, start: int, stop: int, signal: bool) -> None:
+        """Line n (buf[start:stop]) is fed; ``signal``: it may hold a signature needle."""
+        if signal and self.window:
+            self._look_back(n, buf, base, start)
+            self.until = max(self.until, n + self.window)
+        self._feed(n, buf[start:stop])
+
+    def lines(self, buf: bytearray, end: int, lineno: int) -> int:
+        """Feed the selected complete lines of buf[:end] (end is just after an LF), the
+        buffer's first line being lineno + 1; return the lines completed."""
+        base = lineno + 1
+        find, signal = self.find, self.signal
+        pos = 0
+        n = lineno  # lines completed before pos
+        while pos < end:
+            if n < self.until:  # inside a window: the next line is fed
+                nl = buf.find(b"\n", pos, end)
+                n += 1
+                self.hit(n, buf, base, pos, nl, signal is not None and signal(buf, pos, nl))
+                pos = nl + 1
+                continue
+            hit = find(buf, pos, end) if find is not None else pos
+            if hit < 0:
+                break
+            line_start = buf.rfind(b"\n", pos, hit) + 1 or pos
+            if line_start > pos:
+                n += buf.count(b"\n", pos, line_start)
+            line_end = buf.find(b"\n", hit, end)
+            n += 1
+            self.hit(n, buf, base, line_start, line_end,
+                     signal is not None and signal(buf, line_start, line_end))
+            pos = line_end + 1
+        if pos < end:
+            n += buf.count(b"\n", pos, end)
+        if self.window:
+            self._keep_tail(buf, end, n)
+        return n
+
+    def _keep_tail(self, buf: bytearray, end: int, n: int) -> None:
+        """Keep the last ``window`` lines of buf[:end] (line n is the last), within TAIL_BYTES."""
+        lines: list[tuple[int, bytes]] = []
+        size = 0
+        stop = end - 1
+        k = n
+        while k > n - self.window and k > self.fed_to and stop >= 0:
+            start = buf.rfind(b"\n", 0, stop) + 1
+            data = bytes(buf[start:min(stop, start + self.cap)])
+            size += len(data)
+            if size > TAIL_BYTES:
+                break
+            lines.append((k, data))
+            stop = start - 1
+            k -= 1
+            if start == 0:
+                break
+        if k > n - self.window:  # the window reaches into the previous tail
+            lines += [t for t in reversed(self.tail) if n - self.window < t[0] <= k]
+        self.tail = sorted(lines)
+
+    def over_long(self, n: int, data: Any) -> None:
+        """Line n, longer than the buffer (its head): always fed, with its window."""
+        if self.window:
+            first = max(self.fed_to + 1, n - self.window)
+            for k, tail_data in self.tail:
+                if first <= k < n:
+                    self._feed(k, tail_data)
+            self.until = max(self.until, n + self.window)
+        self._feed(n, data)
+        self.tail = []
+
+
 def scan(stream: IO[bytes], feed: Callable[[int, str], None], prefilter: Prefilter,
          offset: int = 0, chunk: int = CHUNK, line_cap: int = LINE_CAP_BYTES,
          every_line: Callable[[list[str]], bool] | None = None, sample: int = 0) -> int:
@@ -340,10 +487,9 @@ def scan(stream: IO[bytes], feed: Callable[[int, str], None], prefilter: Prefilt
     chunk = max(chunk, cap + 1)
     buf = bytearray(chunk)
     view = memoryview(buf)
-    find = prefilter.find
+    feeder = _Feeder(feed, prefilter, offset, cap)
     filled = 0  # bytes of buf holding data; buf[0] is always the start of a line
     lineno = 0  # lines completed before buf[0]
-    first = True  # buf[0] is the start of the file (a BOM may follow)
     skipping = False  # inside an over-long line whose kept head is buf[:cap]
     eof = False
     try:
@@ -356,20 +502,19 @@ def scan(stream: IO[bytes], feed: Callable[[int, str], None], prefilter: Prefilt
                 filled += n
             if every_line is not None:
                 if every_line(_head(buf, filled, eof, sample, cap)):
-                    find = None
+                    feeder = _Feeder(feed, Prefilter("none", None), offset, cap)
                 every_line = None
             if skipping:
                 nl = buf.find(b"\n", cap, filled)
                 if nl < 0:
                     if eof:  # the file ends inside the over-long line
                         lineno += 1
-                        feed(offset + lineno, _decode(view[:cap], first, cap))
+                        feeder.over_long(lineno, view[:cap])
                         return lineno
                     filled = cap  # drop the middle of the line
                     continue
                 lineno += 1
-                feed(offset + lineno, _decode(view[:cap], first, cap))
-                first = False
+                feeder.over_long(lineno, view[:cap])
                 skipping = False
                 rest = filled - (nl + 1)
                 view[:rest] = view[nl + 1:filled]  # memoryview copies overlaps safely (memmove)
@@ -378,12 +523,18 @@ def scan(stream: IO[bytes], feed: Callable[[int, str], None], prefilter: Prefilt
                     continue
             end = buf.rfind(b"\n", 0, filled) + 1  # complete lines are buf[:end]
             if end:
-                lineno = _lines(view, buf, end, lineno, offset, feed, find, first, cap)
-                first = False
+                lineno = feeder.lines(buf, end, lineno)
             if eof:
-                if filled > end:  # a last line without LF
-                    lineno += 1
-                    feed(offset + lineno, _decode(view[end:filled], first, cap))
+                rest = filled - end
+                if rest:  # a last line without LF: moved to the front, given one
+                    if end:
+                        view[:rest] = view[end:filled]
+                    if rest >= chunk:  # as long as the buffer: its head, like an over-long line
+                        lineno += 1
+                        feeder.over_long(lineno, view[:cap])
+                    else:
+                        buf[rest] = 0x0A
+                        lineno = feeder.lines(buf, rest + 1, lineno)
                 return lineno
             if end == 0 and filled == chunk:  # one line longer than the buffer
                 skipping = True
@@ -397,35 +548,6 @@ def scan(stream: IO[bytes], feed: Callable[[int, str], None], prefilter: Prefilt
     return lineno  # pragma: no cover - the loop returns at EOF
 
 
-def _lines(view: memoryview, buf: bytearray, end: int, lineno: int, offset: int,
-           feed: Callable[[int, str], None], find: Finder | None, first: bool, cap: int) -> int:
-    """Feed the complete lines in buf[:end] (end is just after an LF)."""
-    if find is None:
-        pos = 0
-        while pos < end:
-            nl = buf.find(b"\n", pos, end)
-            lineno += 1
-            feed(offset + lineno, _decode(view[pos:nl], first, cap))
-            first = False
-            pos = nl + 1
-        return lineno
-    pos = 0
-    while pos < end:
-        hit = find(buf, pos, end)
-        if hit < 0:
-            break
-        line_start = buf.rfind(b"\n", pos, hit) + 1 or pos
-        if line_start > pos:
-            lineno += buf.count(b"\n", pos, line_start)
-        line_end = buf.find(b"\n", hit, end)
-        lineno += 1
-        feed(offset + lineno, _decode(view[line_start:line_end], first and line_start == 0, cap))
-        pos = line_end + 1
-    if pos < end:
-        lineno += buf.count(b"\n", pos, end)
-    return lineno
-
-
 @dataclass
 class FileResult:
     name: str
@@ -437,7 +559,7 @@ def diagnose_files(paths: list[str], engine: engine_mod.Engine, prefilter: Prefi
                    chunk: int = CHUNK, line_cap: int = LINE_CAP_BYTES) -> list[FileResult]:
     """Feed every file into ``engine`` with file-separating line numbers (see
     engine.file_gap). Raises LogError on the first file that cannot be read."""
-    prefilter = prefilter or make_prefilter(engine.needles())
+    prefilter = prefilter or for_engine(engine)
     gap = engine_mod.file_gap(engine.data)
     results: list[FileResult] = []
     start = 0

@@ -33,7 +33,8 @@ def _compiled(template: str) -> dict[str, Any] | None:
         c = compile_template(template)
     except TemplateError:
         return None
-    return {"pattern": c.pattern, "anchor": c.anchor, "key": c.key, "keys": list(c.keys)}
+    return {"pattern": c.pattern, "anchor": c.anchor, "needle": c.phrase, "key": c.key,
+            "keys": list(c.keys)}
 
 
 def _choose_keys(items: list[dict[str, Any]]) -> None:

@@ -158,6 +158,9 @@ def test_diagnose_reports(small: Path, capsys: pytest.CaptureFixture[str]) -> No
         _run(capsys, "json, several files", "diagnose", "--json", rank0, rank3),
         _run(capsys, "json, nothing", "diagnose", "--json", nothing),
         _run(capsys, "identical lines of several ranks", "diagnose", ranks),
+        _run(capsys, "several files with timestamps: the earliest failing rank", "diagnose",
+             _write(small, "t0.log", f"[2026-06-30 12:00:40,100] INFO step 9\n{WATCHDOG}\n"),
+             _write(small, "t3.log", f"[2026-06-30 12:00:30,229] INFO step 9\n{OOM}\n")),
         _run(capsys, "nothing recognised, suggestions", "diagnose", unknown),
         _run(capsys, "json, suggestions", "diagnose", "--json", unknown),
     ]

@@ -181,7 +181,7 @@ def test_counts_evidence_and_cut_text():
 def test_verdict_fields_are_stable():
     v = diagnose_text(DATA, OOM)
     assert list(v) == ["status", "root_cause", "lines", "matches", "suggestions"]
-    assert list(v["matches"][0]) == ["id", "title", "role", "severity", "line", "rank", "ranks",
+    assert list(v["matches"][0]) == ["id", "title", "role", "severity", "line", "rank", "time", "ranks",
                                      "specific", "weak", "generic", "count", "signature",
                                      "evidence", "url", "fix"]
     assert list(v["matches"][0]["evidence"][0]) == ["line", "rank", "ranks", "text"]
@@ -361,3 +361,59 @@ def test_suggestions_when_nothing_matches():
     # suggestions never appear next to matches, and healthy lines suggest nothing
     assert diagnose_text(DATA, log + OOM)["suggestions"] == []
     assert diagnose_text(DATA, "[rank0]: step 1 loss 2.0\n[rank0]: saved checkpoint")["suggestions"] == []
+
+
+# -- many ranks -------------------------------------------------------------------------------
+def test_identical_lines_of_several_ranks_are_one_evidence_line():
+    log = "\n".join([f"[rank{r}]: {OOM}" for r in (4, 0, 1, 2, 3, 7)] + [f"[rank5]: {NCCL_ERR}"])
+    v = diagnose_text(DATA, log)
+    oom = v["matches"][0]
+    assert oom["id"] == "cuda-oom" and oom["rank"] == 4 and oom["count"] == 6
+    assert oom["ranks"] == [0, 1, 2, 3, 4, 7]
+    assert [(e["line"], e["rank"], e["ranks"]) for e in oom["evidence"]] == [(1, 4, [0, 1, 2, 3, 4, 7])]
+
+
+def several(files: list[str]) -> dict:
+    """The verdict of several logs fed as diagnose_files feeds them."""
+    from generator.matching import engine as engine_mod
+
+    eng = Engine(DATA)
+    start, placed = 0, []
+    for text in files:
+        lines = text.split("\n")
+        eng.set_wrap(eng.wrap_width(lines))
+        eng.feed_lines(lines, start + 1)
+        placed.append({"name": f"f{len(placed)}", "start": start, "lines": len(lines)})
+        start += len(lines) + engine_mod.file_gap(DATA)
+    return engine_mod.attribute_files(eng.verdict(), placed)
+
+
+RANK0 = ("[2026-06-30 12:00:40,100] INFO step 99\n"
+         f"[rank0]: {NCCL_ERR}\n"
+         "[2026-06-30 12:00:41,000] INFO shutting down")
+RANK3 = ("[2026-06-30 12:00:29,900] INFO step 99\n"
+         "[2026-06-30 12:00:30,229] INFO checkpoint\n"
+         f"[rank3]: {OOM}")
+
+
+def test_timestamps_name_the_earliest_failing_rank_across_files():
+    v = several([RANK0, RANK3])
+    assert [(m["id"], m["file"], m["rank"], m["time"]) for m in v["matches"]] == [
+        ("cuda-oom", "f1", 3, "06-30 12:00:30.229000"),
+        ("nccl-unhandled-system-error", "f0", 0, "06-30 12:00:40.100000")]
+    assert v["root_cause"] == "cuda-oom"
+    # glog headers are timestamps too (no year); the earliest rank's hit is named
+    wd = [f"[rank{r}]:[E0630 12:00:{s} ProcessGroupNCCL.cpp:607] [Rank {r}] {WATCHDOG}" for r, s in ((1, 50), (2, 45))]
+    v = several([wd[0], wd[1]])
+    assert [(m["id"], m["rank"], m["file"]) for m in v["matches"]] == [("nccl-watchdog-timeout", 2, "f1")]
+    assert v["matches"][0]["time"] == "06-30 12:00:45.000000"
+
+
+def test_without_timestamps_or_in_one_file_the_order_of_lines_decides():
+    plain = [RANK0.replace("[2026-06-30 12:00:40,100] ", ""), RANK3.replace("[2026-06-30 12:00:30,229] ", "")
+             .replace("[2026-06-30 12:00:29,900] ", "")]
+    assert several(plain)["root_cause"] == "nccl-unhandled-system-error"
+    # one file: the earliest line, whatever the clock says
+    assert diagnose_text(DATA, RANK0 + "\n" + RANK3)["root_cause"] == "nccl-unhandled-system-error"
+    # a match with an untimed hit is not ordered by time
+    assert several([RANK0, f"[rank5]: {OOM}\n" + RANK3])["root_cause"] == "nccl-unhandled-system-error"

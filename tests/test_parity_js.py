@@ -199,3 +199,20 @@ def test_log_shapes_real_data(real_data, tmp_path):
     assert nothing["suggestions"] or nothing["matches"]
     several = diagnose.diagnose(real_data, [str(f) for f in files])
     assert run_node(real_data, files, tmp_path, "fast") == several
+
+
+@pytest.mark.parametrize("mode", ["fast", "plain"])
+def test_timestamps_across_files(tmp_path, real_data, mode):
+    """Per-rank files with timestamps: both engines name the earliest failing rank."""
+    from test_diagnose_engine import RANK0, RANK3
+
+    files = []
+    for name, text in (("rank0.log", RANK0), ("rank3.log", RANK3), ("rank5.log", "no time\n" + RANK0)):
+        p = tmp_path / name
+        p.write_text(text + "\n", encoding="utf-8")
+        files.append(p)
+    for data in (small_data(), real_data):
+        (tmp_path / "matcher.json").unlink(missing_ok=True)
+        py = diagnose.diagnose(data, [str(f) for f in files])
+        assert py["matches"][0]["file"] == str(files[1]) and py["matches"][0]["rank"] == 3
+        assert run_node(data, files, tmp_path, mode) == py

@@ -107,6 +107,20 @@
     return [rank, text];
   }
 
+  /* engine.py time_of: the timestamp key ("MMDDhhmmssffffff") of a line, or null. */
+  function timeOf(text, time, timeMax) {
+    var m = time.exec(cut(text, timeMax));
+    if (!m) return null;
+    var month = m[1] !== undefined ? m[1] : m[3], day = m[1] !== undefined ? m[2] : m[4];
+    return month + day + m[5] + m[6] + m[7] + ((m[8] || "") + "000000").slice(0, 6);
+  }
+
+  function readable(key) {
+    if (key === null) return null;
+    return key.slice(0, 2) + "-" + key.slice(2, 4) + " " + key.slice(4, 6) + ":" + key.slice(6, 8) +
+      ":" + key.slice(8, 10) + "." + key.slice(10, 16);
+  }
+
   /* A rank from JSON: a whole number >= 0 with at most maxDigits digits. */
   function jsonRank(value, maxDigits) {
     if (typeof value !== "number" || !isFinite(value) || value < 0 ||
@@ -172,6 +186,7 @@
     this.blank = new RegExp("^(?:" + data.blank + ")$", "s");
     this.eventMark = data.event_mark;
     this.errorLine = re(data.error_line);
+    this.time = re(data.time);
     this.word = new RegExp(data.word, "gs");
     this.benign = data.benign.map(function (b) { return re(b.pattern); });
     this.contexts = [];
@@ -212,6 +227,9 @@
     this.errorLines = []; // [lineno, text] of the last unmatched error lines
     this.lines = 0;
     this.wrap = 0;
+    this.files = 0;
+    this.lastTime = new Map(); // the last timestamp seen per rank, this file
+    this._time = null;
     this._joined = null; // [first, last, count, last length, text]
     this._scanner = null;
   }
@@ -238,9 +256,11 @@
     return follow >= 2 && 2 * follow >= at ? width : 0;
   };
 
-  Engine.prototype.setWrap = function (width) {
+  Engine.prototype.setWrap = function (width) {  // a new file starts
     this._flush();
     this.wrap = width;
+    this.files += 1;
+    this.lastTime = new Map();
   };
 
   Engine.prototype._flush = function () {
@@ -293,6 +313,12 @@
   Engine.prototype._line = function (lineno, raw) {
     var cleaned = this._clean(raw);
     var rank = cleaned[0], text = cleaned[1];
+    var stamp = timeOf(raw.indexOf("\x1b") >= 0 ? raw.replace(this.ansi, "") : raw, this.time,
+                       this.data.time_max);
+    if (stamp !== null) this.lastTime.set(rank, stamp);
+    // a line without its own time: the last one of its rank, else of a line without rank
+    this._time = stamp !== null ? stamp : this.lastTime.has(rank) ? this.lastTime.get(rank)
+      : this.lastTime.has(null) ? this.lastTime.get(null) : null;
     if (text.indexOf(this.eventMark) >= 0) {
       var event = eventOf(text, this.eventMark, this.limits);
       if (event !== null) {
@@ -329,9 +355,12 @@
           if (sig.regex.test(text)) {
             matched = true;
             if (sig.context.length) {
-              if (this.pending[i].length < this.limits.max_pending) this.pending[i].push([lineno, rank, text]);
+              if (this.pending[i].length < this.limits.max_pending) {
+                this.pending[i].push([lineno, rank, text, this._time]);
+              }
             } else {
-              this._record(sig, lineno, rank, text, sig.generic ? GENERIC : sig.weak ? WEAK : PLAIN);
+              this._record(sig, lineno, rank, text, sig.generic ? GENERIC : sig.weak ? WEAK : PLAIN,
+                           this._time);
             }
           }
         }
@@ -373,16 +402,23 @@
     return w;
   };
 
-  Engine.prototype._record = function (sig, lineno, rank, text, level) {
+  Engine.prototype._record = function (sig, lineno, rank, text, level, time) {
     var h = this.hits.get(sig.entry);
-    if (h === undefined) {
-      h = { first_line: lineno, rank: rank, level: level, count: 0,
-            signature: sig.index, ranks: new Set(), evidence: [] };
-      this.hits.set(sig.entry, h);
-    } else if (level > h.level) {
-      h.first_line = lineno; h.rank = rank; h.level = level; h.signature = sig.index;
+    if (h === undefined || level > h.level) {
+      if (h === undefined) {
+        h = { count: 0, ranks: new Set(), evidence: [] };
+        this.hits.set(sig.entry, h);
+      }
+      h.first_line = lineno; h.rank = rank; h.level = level; h.signature = sig.index; h.time = time;
+      h.timed = null; h.untimed = false;
     } else if (level === h.level && lineno < h.first_line) {
-      h.first_line = lineno; h.rank = rank; h.signature = sig.index;
+      h.first_line = lineno; h.rank = rank; h.signature = sig.index; h.time = time;
+    }
+    if (level === h.level) {
+      if (time === null) h.untimed = true;
+      else if (h.timed === null || time < h.timed[0] || (time === h.timed[0] && lineno < h.timed[1])) {
+        h.timed = [time, lineno, rank, sig.index];
+      }
     }
     h.count += 1;
     if (rank !== null && h.ranks.size < this.limits.max_ranks) h.ranks.add(rank);
@@ -407,7 +443,7 @@
       var sig = this.sigs[i];
       var pend = this.pending[i];
       for (var p = 0; p < pend.length; p++) {
-        var lineno = pend[p][0], rank = pend[p][1], text = pend[p][2];
+        var lineno = pend[p][0], rank = pend[p][1], text = pend[p][2], time = pend[p][3];
         for (var c = 0; c < sig.context.length; c++) {
           var hits = this.contextHits[sig.context[c]];
           var ok = false;
@@ -419,12 +455,12 @@
             }
           }
           if (ok) {
-            this._record(sig, lineno, rank, text, SPECIFIC);
+            this._record(sig, lineno, rank, text, SPECIFIC, time);
             break;
           }
         }
         // a generic text without its context: a lead, not a cause
-        if (c === sig.context.length && sig.generic) this._record(sig, lineno, rank, text, GENERIC);
+        if (c === sig.context.length && sig.generic) this._record(sig, lineno, rank, text, GENERIC, time);
       }
       this.pending[i] = [];
     }
@@ -480,14 +516,27 @@
     this._resolvePending();
     var meta = this.data.entries;
     var order = this.roleOrder;
+    var byTime = this.files > 1;
+    var timedGroups = new Map();
+    this.hits.forEach(function (h, id) {
+      // several files: the earliest hit in time, when every hit of its level has a time
+      var ok = byTime && h.timed !== null && !h.untimed;
+      if (ok) { h.time = h.timed[0]; h.first_line = h.timed[1]; h.rank = h.timed[2]; h.signature = h.timed[3]; }
+      var group = order[meta[id].role] + "/" + h.level;
+      timedGroups.set(group, (timedGroups.has(group) ? timedGroups.get(group) : true) && ok);
+    });
     var ranked = Array.from(this.hits.entries());
-    function key(kv) {
-      return [order[meta[kv[0]].role], -kv[1].level, kv[1].first_line];
-    }
+    function cmp(x, y) { return x < y ? -1 : x > y ? 1 : 0; }
     ranked.sort(function (a, b) {
-      var ka = key(a), kb = key(b);
-      for (var k = 0; k < 3; k++) if (ka[k] !== kb[k]) return ka[k] - kb[k];
-      return a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0;
+      var ra = order[meta[a[0]].role], rb = order[meta[b[0]].role];
+      if (ra !== rb) return ra - rb;
+      if (a[1].level !== b[1].level) return b[1].level - a[1].level;
+      // several files: within a role and level, by time when every match there has one
+      var ta = timedGroups.get(ra + "/" + a[1].level) ? a[1].time || "" : "";
+      var tb = timedGroups.get(rb + "/" + b[1].level) ? b[1].time || "" : "";
+      if (ta !== tb) return cmp(ta, tb);
+      if (a[1].first_line !== b[1].first_line) return a[1].first_line - b[1].first_line;
+      return cmp(a[0], b[0]);
     });
     var matches = ranked.map(function (kv) {
       var id = kv[0], h = kv[1], m = meta[id];
@@ -500,6 +549,7 @@
         severity: m.severity,
         line: h.first_line,
         rank: h.rank,
+        time: readable(h.time),
         ranks: Array.from(h.ranks).sort(numeric),
         specific: h.level === SPECIFIC,
         weak: h.level <= WEAK,

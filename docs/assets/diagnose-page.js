@@ -86,6 +86,7 @@
     var s = (several && item.file ? item.file + ":" : "line ") + item.line;
     if (allRanks && item.ranks && item.ranks.length > 1) s += ", ranks " + rankRanges(item.ranks);
     else if (item.rank !== null && item.rank !== undefined) s += ", rank " + item.rank;
+    if (several && item.time) s += ", at " + item.time;  // the earliest failing rank's time
     return s;
   }
 

@@ -22,7 +22,10 @@ same steps, so both give identical verdicts:
    (its text is printed outside its entry's failure too) without its context, or generic
    and weak, is kept as a ``generic`` match: listed, never the root cause;
 4. ranking: roots, then collateral, then wrappers; roots with satisfied context first, then
-   by earliest line; then by id.
+   by earliest line; then by id. With several files, matches of the same role and strength
+   that all carry a timestamp (their own line's, else the last one seen on their rank in
+   their file) are ordered by time instead, and a match is placed at its earliest hit in
+   time: the rank that failed first across the files is named.
 """
 
 from __future__ import annotations
@@ -72,6 +75,14 @@ PREFIXES: list[tuple[str, int]] = [
 EMBEDDED = r"\[(?:rank|default)([0-9]+)\]: ?|\[[0-9]+,([0-9]+)\]<(?:stdout|stderr)>: ?"
 EMBEDDED_MAX = 80
 RANK_IN_MESSAGE = r"\[(?:PG [^\]]*)?Rank ([0-9]+)\]"
+# A timestamp near the start of a line (within TIME_MAX characters): ISO / Python logging
+# (2026-06-30T12:00:30.229Z, [2026-06-30 12:00:30,229]) or a glog header (E1206 18:44:12.7152).
+# Groups: month, day (ISO) or month, day (glog), hour, minute, second, fraction. Compared as
+# "MMDDhhmmssffffff" (no year: glog prints none); used to name the earliest failing rank when
+# several files are given.
+TIME = (r"(?:^|[^0-9])(?:[0-9]{4}-([0-9]{2})-([0-9]{2})[T ]|[IWEF]([0-9]{2})([0-9]{2}) )"
+        r"([0-9]{2}):([0-9]{2}):([0-9]{2})(?:[.,]([0-9]+))?")
+TIME_MAX = 160
 
 # Hard-wrapped logs (pasted from a terminal or an issue): the first WRAP_SAMPLE lines decide.
 # The log is wrapped at width W when W (between WRAP_MIN and WRAP_MAX characters) is the
@@ -157,6 +168,15 @@ def event_of(text: str, mark: str) -> tuple[int | None, list[str]] | None:
     return _json_rank(meta.get("global_rank")), lines
 
 
+def time_of(text: str, time: re.Pattern[str]) -> str | None:
+    """The timestamp key ("MMDDhhmmssffffff") of a line, or None."""
+    m = time.search(text[:TIME_MAX])
+    if not m:
+        return None
+    month, day = (m.group(1), m.group(2)) if m.group(1) is not None else (m.group(3), m.group(4))
+    return month + day + m.group(5) + m.group(6) + m.group(7) + ((m.group(8) or "") + "000000")[:6]
+
+
 def clean(raw: str, prefixes: list[tuple[re.Pattern[str], int]], ansi: re.Pattern[str],
           rank_in_message: re.Pattern[str],
           embedded: re.Pattern[str] | None = None) -> tuple[int | None, str]:
@@ -225,6 +245,11 @@ class _EntryHits:
     level: int = PLAIN  # GENERIC, WEAK, PLAIN or SPECIFIC: the strongest kind of hit seen
     count: int = 0
     signature: int = 0
+    time: str | None = None  # the time of the hit at first_line
+    # the earliest hit in time at this level: (time, line, rank, signature); untimed: a hit
+    # at this level had no time
+    timed: tuple[str, int, int | None, int] | None = None
+    untimed: bool = False
     ranks: set[int] = field(default_factory=set)
     evidence: list[dict[str, Any]] = field(default_factory=list)
 
@@ -247,6 +272,7 @@ class Engine:
         self.blank = re.compile(data["blank"])
         self.event_mark = data["event_mark"]
         self.error_line = re.compile(data["error_line"])
+        self.time = re.compile(data["time"])
         self.token = re.compile(data["suggest"]["token"])
         self.path = re.compile(data["suggest"]["path"])
         self.word = re.compile(data["word"])
@@ -285,11 +311,14 @@ class Engine:
         """Forget every line fed so far; the compiled patterns are kept for the next log."""
         self.hits: dict[str, _EntryHits] = {}
         # sparse: only signatures and contexts that matched somewhere have a list
-        self.pending: dict[int, list[tuple[int, int | None, str]]] = {}
+        self.pending: dict[int, list[tuple[int, int | None, str, str | None]]] = {}
         self.context_hits: dict[int, list[tuple[int, int | None]]] = {}
         self.error_lines: list[tuple[int, str]] = []  # the last unmatched error lines
         self.lines = 0
         self.wrap = 0
+        self.files = 0
+        self.last_time: dict[int | None, str] = {}  # the last timestamp seen per rank, this file
+        self._time: str | None = None  # the time of the line being matched
         self._joined: tuple[int, int, int, int, str] | None = None
 
     # -- wrapped logs ----------------------------------------------------------------
@@ -316,9 +345,12 @@ class Engine:
         return width if follow >= 2 and 2 * follow >= at else 0
 
     def set_wrap(self, width: int) -> None:
-        """The next lines are hard-wrapped at ``width`` characters (0: not wrapped)."""
+        """A new file starts: its lines are hard-wrapped at ``width`` characters (0: not
+        wrapped). Timestamps seen so far belong to the previous file."""
         self._flush()
         self.wrap = width
+        self.files += 1
+        self.last_time = {}
 
     def _flush(self) -> None:
         if self._joined is not None:
@@ -366,6 +398,12 @@ class Engine:
 
     def _line(self, lineno: int, raw: str) -> None:
         rank, text = clean(raw, self.prefixes, self.ansi, self.rank_in_message, self.embedded)
+        stamp = time_of(self.ansi.sub("", raw) if "\x1b" in raw else raw, self.time)
+        if stamp is not None:
+            self.last_time[rank] = stamp
+        # a line without its own time: the last one of its rank, else of a line without rank
+        self._time = stamp if stamp is not None else self.last_time.get(rank,
+                                                                         self.last_time.get(None))
         if self.event_mark in text:
             event = event_of(text, self.event_mark)
             if event is not None:
@@ -400,10 +438,10 @@ class Engine:
                         if sig.context:
                             pending = self.pending.setdefault(i, [])
                             if len(pending) < MAX_PENDING:
-                                pending.append((lineno, rank, text))
+                                pending.append((lineno, rank, text, self._time))
                         else:
                             level = GENERIC if sig.generic else WEAK if sig.weak else PLAIN
-                            self._record(sig, lineno, rank, text, level)
+                            self._record(sig, lineno, rank, text, level, self._time)
         if not matched and self.error_line.search(text):
             self._note_error(lineno, text)
 
@@ -448,16 +486,22 @@ class Engine:
         largest window of a signature with context (0 when none has context)."""
         return max([s["window"] for s in self.data["signatures"] if s["context"]] + [0])
 
-    def _record(self, sig: _Sig, lineno: int, rank: int | None, text: str, level: int) -> None:
+    def _record(self, sig: _Sig, lineno: int, rank: int | None, text: str, level: int,
+                time: str | None) -> None:
         h = self.hits.get(sig.entry)
-        if h is None:
-            h = self.hits[sig.entry] = _EntryHits(first_line=lineno, rank=rank, level=level,
-                                                   signature=sig.index)
-        elif level > h.level:
+        if h is None or level > h.level:
             # a stronger hit (context-confirmed, or not weak) outranks earlier weaker ones
-            h.first_line, h.rank, h.level, h.signature = lineno, rank, level, sig.index
+            if h is None:
+                h = self.hits[sig.entry] = _EntryHits()
+            h.first_line, h.rank, h.level, h.signature, h.time = lineno, rank, level, sig.index, time
+            h.timed, h.untimed = None, False
         elif level == h.level and lineno < h.first_line:
-            h.first_line, h.rank, h.signature = lineno, rank, sig.index
+            h.first_line, h.rank, h.signature, h.time = lineno, rank, sig.index, time
+        if level == h.level:
+            if time is None:
+                h.untimed = True
+            elif h.timed is None or (time, lineno) < (h.timed[0], h.timed[1]):
+                h.timed = (time, lineno, rank, sig.index)
         h.count += 1
         if rank is not None and len(h.ranks) < MAX_RANKS:
             h.ranks.add(rank)
@@ -476,16 +520,16 @@ class Engine:
     def _resolve_pending(self) -> None:
         for i in sorted(self.pending):
             sig = self.sigs[i]
-            for lineno, rank, text in self.pending[i]:
+            for lineno, rank, text, time in self.pending[i]:
                 for c in sig.context:
                     if any(abs(cl - lineno) <= sig.window
                            and (rank is None or cr is None or cr == rank)
                            for cl, cr in self.context_hits.get(c, ())):
-                        self._record(sig, lineno, rank, text, SPECIFIC)
+                        self._record(sig, lineno, rank, text, SPECIFIC, time)
                         break
                 else:
                     if sig.generic:  # a generic text without its context: a lead, not a cause
-                        self._record(sig, lineno, rank, text, GENERIC)
+                        self._record(sig, lineno, rank, text, GENERIC, time)
         self.pending = {}
 
     # -- suggestions -----------------------------------------------------------------
@@ -526,10 +570,24 @@ class Engine:
         self._flush()
         self._resolve_pending()
         meta = self.data["entries"]
+        by_time = self.files > 1
+        for h in self.hits.values():
+            # several files: the earliest hit in time, when every hit of its level has a time
+            if by_time and h.timed is not None and not h.untimed:
+                h.time, h.first_line, h.rank, h.signature = h.timed
+        # several files: within a role and level, earliest in time first when every match
+        # there has a time, else earliest line (files in the order given)
+        timed_groups: dict[tuple[int, int], bool] = {}
+        for entry_id, h in self.hits.items():
+            group = (self.role_order[meta[entry_id]["role"]], h.level)
+            ok = by_time and h.timed is not None and not h.untimed
+            timed_groups[group] = timed_groups.get(group, True) and ok
         ranked = sorted(
             self.hits.items(),
-            key=lambda kv: (self.role_order[meta[kv[0]]["role"]],
-                            -kv[1].level, kv[1].first_line, kv[0]),
+            key=lambda kv: (self.role_order[meta[kv[0]]["role"]], -kv[1].level,
+                            (kv[1].time or "") if timed_groups[(self.role_order[meta[kv[0]]["role"]],
+                                                                kv[1].level)] else "",
+                            kv[1].first_line, kv[0]),
         )
         matches = []
         for entry_id, h in ranked:
@@ -544,6 +602,7 @@ class Engine:
                 "severity": m["severity"],
                 "line": h.first_line,
                 "rank": h.rank,
+                "time": _readable(h.time),
                 "ranks": sorted(h.ranks),
                 "specific": h.level == SPECIFIC,
                 "weak": h.level <= WEAK,
@@ -570,6 +629,13 @@ class Engine:
             "matches": matches,
             "suggestions": [] if matches else self.suggestions(),
         }
+
+
+def _readable(key: str | None) -> str | None:
+    """A timestamp key as "MM-DD hh:mm:ss.ffffff"."""
+    if key is None:
+        return None
+    return f"{key[0:2]}-{key[2:4]} {key[4:6]}:{key[6:8]}:{key[8:10]}.{key[10:16]}"
 
 
 def diagnose_text(data: dict[str, Any] | Engine, text: str) -> dict[str, Any]:

@@ -102,6 +102,8 @@ def build(entries: Iterable[Entry], benign: Iterable[BenignTemplate], roles: Seq
         "blank": engine.BLANK,
         "event_mark": engine.EVENT_MARK,
         "error_line": engine.ERROR_LINE,
+        "time": engine.TIME,
+        "time_max": engine.TIME_MAX,
         "error_needles": list(engine.ERROR_NEEDLES),
         "word": WORD.pattern,
         "entries": meta,

@@ -130,6 +130,12 @@ MATCH = Obj("match", "A match", "One entry recognised in the logs.", (
          "1-based line of the first occurrence (in `file` when several files were given)",
          limits={"minimum": 1}),
     Prop("rank", "integer", RANK, nullable=True, limits={"minimum": 0}),
+    Prop("time", "string",
+         "the timestamp of that line, `MM-DD hh:mm:ss.ffffff`: its own (an ISO or Python "
+         "logging time, or a glog header such as `E0630 12:00:45.1`), else the last one seen "
+         "before it on its rank in its file; `null` when none. With several files, matches "
+         "whose lines all have one are placed at, and ranked by, their earliest time",
+         nullable=True),
     Prop("ranks", "array",
          f"every rank that printed one of its lines, ascending (at most {MAX_RANKS}): "
          "`[0, 1, 2, 3]` is shown as ranks 0-3", item_type="integer"),

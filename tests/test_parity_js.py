@@ -216,3 +216,25 @@ def test_timestamps_across_files(tmp_path, real_data, mode):
         py = diagnose.diagnose(data, [str(f) for f in files])
         assert py["matches"][0]["file"] == str(files[1]) and py["matches"][0]["rank"] == 3
         assert run_node(data, files, tmp_path, mode) == py
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("noisy", [False, True])
+def test_benchmark_logs_every_path_agrees(real_data, tmp_path, noisy):
+    """The benchmark's multi-rank log (and its noisy variant: a third of the lines benign
+    warnings, NCCL INFO, torch/distributed lines): Python's prefilter and every-line paths and
+    JavaScript's scan and every-line paths give one verdict."""
+    import sys
+
+    sys.path.insert(0, str(REPO / "bench"))
+    from diagnose_throughput import generate
+
+    from generator.matching import logread
+
+    log = tmp_path / "bench.log"
+    generate(log, 6 << 20, 1 << 20, REPO, noisy)
+    py = diagnose.diagnose(real_data, [str(log)])
+    assert py["matches"]
+    assert diagnose.diagnose(real_data, [str(log)], logread.make_prefilter([], "none")) == py
+    assert run_node(real_data, [log], tmp_path, "fast") == py
+    assert run_node(real_data, [log], tmp_path, "plain") == py

@@ -315,10 +315,21 @@
     var rank = cleaned[0], text = cleaned[1];
     var stamp = timeOf(raw.indexOf("\x1b") >= 0 ? raw.replace(this.ansi, "") : raw, this.time,
                        this.data.time_max);
-    if (stamp !== null) this.lastTime.set(rank, stamp);
-    // a line without its own time: the last one of its rank, else of a line without rank
-    this._time = stamp !== null ? stamp : this.lastTime.has(rank) ? this.lastTime.get(rank)
-      : this.lastTime.has(null) ? this.lastTime.get(null) : null;
+    if (stamp !== null) {
+      this.lastTime.set(rank, [stamp, lineno]);
+      this._time = stamp;
+    } else {
+      // the last time of its rank, else of a line without rank, within time_lookback lines
+      this._time = null;
+      var keys = [rank, null];
+      for (var k = 0; k < 2; k++) {
+        var seen = this.lastTime.get(keys[k]);
+        if (seen !== undefined && lineno - seen[1] <= this.data.time_lookback) {
+          this._time = seen[0];
+          break;
+        }
+      }
+    }
     if (text.indexOf(this.eventMark) >= 0) {
       var event = eventOf(text, this.eventMark, this.limits);
       if (event !== null) {
@@ -387,17 +398,17 @@
 
   /* engine.py needles, line_needles, context_window: what the prefilter looks for. */
   Engine.prototype.needles = function () {
-    var found = new Set(["\x1b"]);
+    var found = new Set(["\x1b", this.eventMark]);  // an event's raw_error holds signatures too
     this.data.signatures.forEach(function (s) { found.add(s.needle); });
     return Array.from(found).sort();
   };
 
   Engine.prototype.lineNeedles = function () {
-    return Array.from(new Set([this.eventMark].concat(this.data.error_needles))).sort();
+    return Array.from(new Set(this.data.error_needles)).sort();
   };
 
   Engine.prototype.contextWindow = function () {
-    var w = 0;
+    var w = this.data.time_lookback;
     this.data.signatures.forEach(function (s) { if (s.context.length && s.window > w) w = s.window; });
     return w;
   };

@@ -83,6 +83,7 @@ RANK_IN_MESSAGE = r"\[(?:PG [^\]]*)?Rank ([0-9]+)\]"
 TIME = (r"(?:^|[^0-9])(?:[0-9]{4}-([0-9]{2})-([0-9]{2})[T ]|[IWEF]([0-9]{2})([0-9]{2}) )"
         r"([0-9]{2}):([0-9]{2}):([0-9]{2})(?:[.,]([0-9]+))?")
 TIME_MAX = 160
+TIME_LOOKBACK = 20  # a line without a time takes one seen at most this many lines before it
 
 # Hard-wrapped logs (pasted from a terminal or an issue): the first WRAP_SAMPLE lines decide.
 # The log is wrapped at width W when W (between WRAP_MIN and WRAP_MAX characters) is the
@@ -317,7 +318,8 @@ class Engine:
         self.lines = 0
         self.wrap = 0
         self.files = 0
-        self.last_time: dict[int | None, str] = {}  # the last timestamp seen per rank, this file
+        # the last timestamp seen per rank in this file, with its line
+        self.last_time: dict[int | None, tuple[str, int]] = {}
         self._time: str | None = None  # the time of the line being matched
         self._joined: tuple[int, int, int, int, str] | None = None
 
@@ -400,10 +402,17 @@ class Engine:
         rank, text = clean(raw, self.prefixes, self.ansi, self.rank_in_message, self.embedded)
         stamp = time_of(self.ansi.sub("", raw) if "\x1b" in raw else raw, self.time)
         if stamp is not None:
-            self.last_time[rank] = stamp
-        # a line without its own time: the last one of its rank, else of a line without rank
-        self._time = stamp if stamp is not None else self.last_time.get(rank,
-                                                                         self.last_time.get(None))
+            self.last_time[rank] = (stamp, lineno)
+            self._time = stamp
+        else:
+            # the last time of its rank, else of a line without rank, within TIME_LOOKBACK
+            # lines (a reader feeds those lines before a needle's line: same in every path)
+            self._time = None
+            for key in (rank, None):
+                seen = self.last_time.get(key)
+                if seen is not None and lineno - seen[1] <= TIME_LOOKBACK:
+                    self._time = seen[0]
+                    break
         if self.event_mark in text:
             event = event_of(text, self.event_mark)
             if event is not None:
@@ -471,20 +480,21 @@ class Engine:
         one, and every line within ``context_window`` lines before and after them (where the
         signature's context can be). Sorted, without duplicates.
         """
-        found = {"\x1b"}
+        found = {"\x1b", self.event_mark}  # an event's raw_error holds signatures too
         found.update(s["needle"] for s in self.data["signatures"])
         return sorted(found)
 
     def line_needles(self) -> list[str]:
-        """Needles of lines that matter by themselves, without a window: torchelastic event
-        lines (the event mark) and the error lines kept for suggestions. Benign patterns
-        only ever skip lines, so they need no needle. Sorted, without duplicates."""
-        return sorted({self.event_mark, *self.data["error_needles"]})
+        """Needles of lines that matter by themselves, without a window: the error lines kept
+        for suggestions. Benign patterns only ever skip lines, so they need no needle.
+        Sorted, without duplicates."""
+        return sorted(set(self.data["error_needles"]))
 
     def context_window(self) -> int:
-        """Lines before and after a signature needle's line that a reader must feed too: the
-        largest window of a signature with context (0 when none has context)."""
-        return max([s["window"] for s in self.data["signatures"] if s["context"]] + [0])
+        """Lines before and after a needle's line that a reader must feed too: the largest
+        window of a signature with context, and the time look-back."""
+        return max([s["window"] for s in self.data["signatures"] if s["context"]]
+                   + [self.data["time_lookback"]])
 
     def _record(self, sig: _Sig, lineno: int, rank: int | None, text: str, level: int,
                 time: str | None) -> None:

@@ -104,6 +104,7 @@ def build(entries: Iterable[Entry], benign: Iterable[BenignTemplate], roles: Seq
         "error_line": engine.ERROR_LINE,
         "time": engine.TIME,
         "time_max": engine.TIME_MAX,
+        "time_lookback": engine.TIME_LOOKBACK,
         "error_needles": list(engine.ERROR_NEEDLES),
         "word": WORD.pattern,
         "entries": meta,

@@ -22,7 +22,7 @@ from typing import Any
 from .. import templating
 from ..entries.schema import SEVERITIES
 from ..entries.validate import Words
-from .engine import MAX_EVIDENCE, MAX_RANKS, MAX_TEXT
+from .engine import MAX_EVIDENCE, MAX_RANKS, MAX_TEXT, TIME_LOOKBACK
 from .matcherdata import MAX_SUGGESTIONS, MIN_SCORE
 
 SCHEMA_PATH = "schema/verdict.schema.json"
@@ -133,7 +133,8 @@ MATCH = Obj("match", "A match", "One entry recognised in the logs.", (
     Prop("time", "string",
          "the timestamp of that line, `MM-DD hh:mm:ss.ffffff`: its own (an ISO or Python "
          "logging time, or a glog header such as `E0630 12:00:45.1`), else the last one seen "
-         "before it on its rank in its file; `null` when none. With several files, matches "
+         f"at most {TIME_LOOKBACK} lines before it on its rank (or on a line without rank) in "
+         "its file; `null` when none. With several files, matches "
          "whose lines all have one are placed at, and ranked by, their earliest time",
          nullable=True),
     Prop("ranks", "array",

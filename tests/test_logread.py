@@ -367,3 +367,15 @@ def test_a_wrapped_file_is_fed_line_by_line(tmp_path, kind):
     assert eng.wrap == 45
     v = eng.verdict()
     assert [(m["id"], m["line"], m["rank"]) for m in v["matches"]] == [("cuda-oom", 1, 3)]
+
+
+@pytest.mark.parametrize("kind", PREFILTERS)
+def test_a_line_fed_alone_does_not_hide_the_window_before_it(kind):
+    """An error line (a line needle, fed alone) just before a signature's line: the window
+    before the signature's line is still read (its timestamp, its context)."""
+    data = ("[2026-06-30 12:00:30,229] INFO start\n" + "x\n" * 5 + "ValueError: something\n"
+            + OOM + "\n").encode()
+    for chunk in (1, 16, logread.CHUNK):
+        v = verdict_of(data, kind, chunk=chunk, cap=200)
+        assert v == reference_verdict(data, 200)
+        assert v["matches"][0]["time"] == "06-30 12:00:30.229000"

@@ -162,6 +162,8 @@ def shape_files(tmp: Path) -> list[Path]:
                            + f"[rank5]: {OOM}\n" + "x\n" * 20
                            + '[rank5]:   File "a.py", line 1, in _pre_forward_unshard\n' + "y\n" * 70
                            + f"[rank6]: {OOM}\n" + "z\n" * 41 + '[rank6]:   File "a.py", line 1, in _unshard\n'),
+        "error-line-then-signature": ("[2026-06-30 12:00:30,229] INFO start\n" + "x\n" * 5
+                                      + "ValueError: something\n" + f"[rank1]: {OOM}\n"),
         "wide-blanks": ("torch.OutOfMemoryError:   CUDA  out of\tmemory.  Tried \t to allocate 2 GiB\n"
                         "NCCL error in: x.cpp:1,  unhandled \tsystem error (run with NCCL_DEBUG=INFO "
                         "for details), NCCL version 2.21.5\n"),

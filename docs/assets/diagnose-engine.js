@@ -658,7 +658,9 @@
   Scanner.prototype.scan = function (text, offset, feed) {
     var classOf = this.classOf, K = this.classes, delta = this.delta, out = this.out;
     var W = this.window;
-    var n = text.length, lineno = 0, lineStart = 0, fedTo = 0, until = 0;
+    // done: every line up to it was fed or cannot matter; alone: lines after it fed by a
+    // line needle (logread.py's _Feeder)
+    var n = text.length, lineno = 0, lineStart = 0, done = 0, until = 0, alone = new Set();
     var pos = 0;
     while (pos < n) {
       var end = text.indexOf("\n", pos);
@@ -677,24 +679,32 @@
       }
       lineStart = pos;
       if ((flags & 2) && W) {
-        var first = Math.max(fedTo + 1, L - W);
+        var first = Math.max(done + 1, L - W);
         if (first < L) {  // the lines before, within the window, not fed yet
           var starts = [];
           var p = lineStart;
           for (var k = L - 1; k >= first; k--) {
             var s = text.lastIndexOf("\n", p - 2) + 1;
-            starts.push([k, s, p - 1]);
+            if (!alone.has(k)) starts.push([k, s, p - 1]);
             p = s;
           }
           for (var b = starts.length - 1; b >= 0; b--) {
             feed(offset + starts[b][0], text.slice(starts[b][1], starts[b][2]));
           }
         }
+        done = L - 1;
+        alone.clear();
         until = Math.max(until, L + W);
       }
       if (flags || L <= until) {
         feed(offset + L, text.slice(lineStart, end));
-        fedTo = L;
+        if (L === done + 1) done = L;
+        else if (W) {
+          alone.add(L);
+          if (alone.size > 4 * W + 64) {  // lines too far back for any window
+            alone.forEach(function (a) { if (a < L - W) alone.delete(a); });
+          }
+        }
       }
       lineno = L;
       pos = end + 1;

@@ -373,33 +373,46 @@ class _Feeder:
         self.window = prefilter.window
         self.offset = offset
         self.cap = cap
-        self.fed_to = 0  # the last line fed (or passed over on purpose)
+        self.done = 0  # every line up to this one was fed or cannot matter
+        self.alone: set[int] = set()  # lines after `done` fed by a line needle
         self.until = 0  # every line up to this one is fed
         self.tail: list[tuple[int, bytes]] = []  # (line, bytes) of lines before the buffer
 
     def _feed(self, n: int, data: Any) -> None:
         self.feed(self.offset + n, _decode(data, n == 1, self.cap))
-        self.fed_to = n
+        if n == self.done + 1:
+            self.done = n
+            while self.done + 1 in self.alone:
+                self.alone.discard(self.done + 1)
+                self.done += 1
+        else:
+            self.alone.add(n)
+            if len(self.alone) > 4 * self.window + 64:  # lines too far back for any window
+                self.alone = {k for k in self.alone if k >= n - self.window}
 
     def _look_back(self, n: int, buf: bytearray, base: int, line_start: int) -> None:
         """Feed the lines before line n (which starts at line_start) not fed yet, within the
         window; lines before ``base`` (the buffer's first line) come from the tail."""
-        first = max(self.fed_to + 1, n - self.window)
+        first = max(self.done + 1, n - self.window)
         if first >= n:
             return
+        self.alone = {k for k in self.alone if k >= first}
         for k, data in self.tail:
-            if first <= k < base:
+            if first <= k < base and k not in self.alone:
                 self._feed(k, data)
         spans = []
         end = line_start - 1  # the LF ending the line before
         k = n - 1
         while k >= max(first, base):
             start = buf.rfind(b"\n", 0, end) + 1
-            spans.append((k, start, end))
+            if k not in self.alone:
+                spans.append((k, start, end))
             end = start - 1
             k -= 1
         for k, start, stop in reversed(spans):
             self._feed(k, buf[start:stop])
+        self.done = max(self.done, n - 1)
+        self.alone = {k for k in self.alone if k > self.done}
 
     def hit(self, n: int, buf: bytearray, base: int, start: int, stop: int, signal: bool) -> None:
         """Line n (buf[start:stop]) is fed; ``signal``: it may hold a signature needle."""
@@ -445,7 +458,7 @@ class _Feeder:
         size = 0
         stop = end - 1
         k = n
-        while k > n - self.window and k > self.fed_to and stop >= 0:
+        while k > n - self.window and k > self.done and stop >= 0:
             start = buf.rfind(b"\n", 0, stop) + 1
             data = bytes(buf[start:min(stop, start + self.cap)])
             size += len(data)
@@ -463,10 +476,12 @@ class _Feeder:
     def over_long(self, n: int, data: Any) -> None:
         """Line n, longer than the buffer (its head): always fed, with its window."""
         if self.window:
-            first = max(self.fed_to + 1, n - self.window)
+            first = max(self.done + 1, n - self.window)
             for k, tail_data in self.tail:
-                if first <= k < n:
+                if first <= k < n and k not in self.alone:
                     self._feed(k, tail_data)
+            self.done = max(self.done, n - 1)
+            self.alone = {k for k in self.alone if k > self.done}
             self.until = max(self.until, n + self.window)
         self._feed(n, data)
         self.tail = []

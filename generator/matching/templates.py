@@ -33,7 +33,7 @@ HOLES: dict[str, tuple[str, str]] = {
 }
 UNBOUNDED_ONCE = ("text",)
 MIN_ANCHOR = 6
-MAX_PHRASE = 48
+MAX_PHRASE = 24
 _SPECIAL = set("\\^$.|?*+()[]{}/")
 _HOLE = re.compile(r"\{([a-z]*)\}")
 WORD = re.compile(r"[A-Za-z0-9_]+")

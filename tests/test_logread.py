@@ -379,3 +379,13 @@ def test_a_line_fed_alone_does_not_hide_the_window_before_it(kind):
         v = verdict_of(data, kind, chunk=chunk, cap=200)
         assert v == reference_verdict(data, 200)
         assert v["matches"][0]["time"] == "06-30 12:00:30.229000"
+
+
+def test_a_byte_order_mark_alone_does_not_make_utf16():
+    """Invalid UTF-8 that starts with FF FE stays UTF-8 (its code units are not mostly ASCII);
+    UTF-16 text, empty or one character long, is UTF-16."""
+    assert not logread.is_utf16(b"\xff\xfe\xc3\x28 [rank3]: torch.OutOfMemoryError")
+    assert logread.is_utf16("[rank3]: OOM".encode("utf-16"))
+    assert logread.is_utf16(b"\xfe\xff" + "é ok".encode("utf-16-be"))
+    assert logread.is_utf16(b"\xff\xfe") and logread.is_utf16(b"\xff\xfeA\x00")
+    assert not logread.is_utf16(b"plain text") and not logread.is_utf16(b"")

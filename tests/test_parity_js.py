@@ -182,6 +182,12 @@ def shape_files(tmp: Path) -> list[Path]:
         p.write_bytes(bom + (texts["quoted"] + texts["wrapped"]).replace("\n", "\r\n").encode(enc)
                       + b"\x00")  # an odd last byte: a cut code unit
         out.append(p)
+    for name, data in (("ff-fe-not-utf16", b"\xff\xfe\xc3\x28 " + OOM.encode() + b"\n"),
+                       ("utf16-cjk", "日本語のログ\n".encode("utf-16") + OOM.encode("utf-16-le")),
+                       ("bom-only", b"\xff\xfe"), ("bom-odd", b"\xfe\xff\x00")):
+        p = tmp / f"{name}.log"
+        p.write_bytes(data)
+        out.append(p)
     return out
 
 
@@ -196,8 +202,10 @@ def test_log_shapes_real_data(real_data, tmp_path):
     files = shape_files(tmp_path)
     py = python_each(real_data, files)
     assert_same(py, run_node(real_data, files, tmp_path, "each"), files)
-    assert py[-1]["matches"] and {m["rank"] for m in py[0]["matches"]} == {2, 7}
-    nothing = next(v for f, v in zip(files, py, strict=True) if f.name == "nothing-known.log")
+    by_name = {f.name: v for f, v in zip(files, py, strict=True)}
+    assert {m["rank"] for m in by_name["embedded-prefix.log"]["matches"]} == {2, 7}
+    assert by_name["utf16le.log"]["matches"] and by_name["ff-fe-not-utf16.log"]["matches"]
+    nothing = by_name["nothing-known.log"]
     assert nothing["suggestions"] or nothing["matches"]
     several = diagnose.diagnose(real_data, [str(f) for f in files])
     assert run_node(real_data, files, tmp_path, "fast") == several

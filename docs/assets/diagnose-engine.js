@@ -842,11 +842,19 @@
   /* A log file's bytes as text, as generator/matching/logread.py reads them: UTF-16 when the
      file starts with its byte-order mark (Windows PowerShell's `>`), else UTF-8; invalid
      bytes become U+FFFD and the byte-order mark is dropped. */
+  var UTF16_SNIFF = 64;  // logread.py is_utf16: code units after the BOM looked at, in bytes
+
   function decodeLog(buffer) {
     var bytes = buffer instanceof Uint8Array ? buffer : new Uint8Array(buffer);
     var encoding = "utf-8";
-    if (bytes.length >= 2 && bytes[0] === 0xff && bytes[1] === 0xfe) encoding = "utf-16le";
-    else if (bytes.length >= 2 && bytes[0] === 0xfe && bytes[1] === 0xff) encoding = "utf-16be";
+    var le = bytes.length >= 2 && bytes[0] === 0xff && bytes[1] === 0xfe;
+    var be = bytes.length >= 2 && bytes[0] === 0xfe && bytes[1] === 0xff;
+    if (le || be) {  // UTF-16 when at least half the first code units have a zero high byte
+      var end = Math.min(bytes.length, UTF16_SNIFF + 2);
+      var pairs = Math.floor((end - 2) / 2), zeros = 0;
+      for (var k = 0; k < pairs; k++) if (bytes[2 + 2 * k + (le ? 1 : 0)] === 0) zeros++;
+      if (2 * zeros >= pairs) encoding = le ? "utf-16le" : "utf-16be";
+    }
     return new TextDecoder(encoding).decode(bytes);
   }
 

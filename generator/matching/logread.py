@@ -3,8 +3,9 @@
 - Files are read in binary, in big chunks into one reused buffer (``readinto``): a log of
   many GB costs the buffer (16 MiB) plus the engine's bounded state, never the file.
 - gzip is recognised by its magic bytes, not the file name; ``-`` reads stdin (gzip too).
-- A file that starts with a UTF-16 byte-order mark (what Windows PowerShell's `>` writes) is
-  decoded as UTF-16 (invalid code units replaced); anything else is UTF-8.
+- A file that starts with a UTF-16 byte-order mark (what Windows PowerShell's `>` writes),
+  followed by mostly-ASCII code units (``is_utf16``), is decoded as UTF-16 (invalid code
+  units replaced); anything else is UTF-8.
 - Lines end at LF only (a CR before it is removed by the engine). A final LF does not start
   another line. Each line is decoded as
   UTF-8 with invalid bytes replaced (U+FFFD), a UTF-8 byte-order mark at the start of a
@@ -72,6 +73,7 @@ LINE_CAP_BYTES = 4 * engine_mod.MAX_LINE + 8
 GZIP_MAGIC = b"\x1f\x8b"
 BOM = "\ufeff"
 UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
+UTF16_SNIFF = 64  # bytes after the byte-order mark looked at to tell UTF-16 (see is_utf16)
 PREFILTER_ENV = "FAILURE_ENCYCLOPEDIA_PREFILTER"
 
 Finder = Callable[[Any, int, int], int]  # (buffer, start, end) -> position of a needle or -1
@@ -104,6 +106,9 @@ class _Prefixed(io.RawIOBase):
             n = min(len(b), len(self._head))
             b[:n] = self._head[:n]
             self._head = self._head[n:]
+            if n < len(b):  # and more in the same read, so that a peek sees past the head
+                more = self._rest.readinto(memoryview(b)[n:])  # type: ignore[attr-defined]
+                n += more or 0
             return n
         return self._rest.readinto(b)  # type: ignore[attr-defined]
 
@@ -198,13 +203,28 @@ def open_log(path: str) -> LogStream:
     if head == GZIP_MAGIC:
         layers.append(gzip.GzipFile(fileobj=layers[0], mode="rb"))  # type: ignore[arg-type]
     try:
-        start = layers[-1].peek(2)[:2]  # type: ignore[attr-defined]
+        start = layers[-1].peek(UTF16_SNIFF + 2)[:UTF16_SNIFF + 2]  # type: ignore[attr-defined]
     except (OSError, EOFError, zlib.error) as exc:
         LogStream(name, layers).close()
         raise read_error(name, exc) from None
-    if start in UTF16_BOMS:
+    if is_utf16(start):
         layers.append(io.BufferedReader(_Utf16(layers[-1]), buffer_size=1 << 16))  # type: ignore[arg-type]
     return LogStream(name, layers)
+
+
+def is_utf16(head: bytes) -> bool:
+    """Whether a file starting with these bytes is UTF-16: a byte-order mark, then code units
+    of which at least half have a zero high byte (text that is mostly ASCII, as logs are;
+    invalid UTF-8 that happens to start with FF FE stays UTF-8). The JavaScript reader
+    (decodeLog) applies the same rule to the same UTF16_SNIFF bytes."""
+    bom = head[:2]
+    if bom not in UTF16_BOMS:
+        return False
+    units = head[2:UTF16_SNIFF + 2]
+    pairs = len(units) // 2
+    high = 1 if bom == b"\xff\xfe" else 0  # the high byte of each unit: second in LE
+    zeros = sum(1 for k in range(pairs) if units[2 * k + high] == 0)
+    return 2 * zeros >= pairs
 
 
 def _read_exactly(raw: IO[bytes], n: int) -> bytes:

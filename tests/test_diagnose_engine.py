@@ -285,6 +285,9 @@ def test_a_log_is_not_taken_for_wrapped_by_a_few_long_lines():
     assert eng.wrap_width([OOM + " and then some more text", "next line"]) == 0
     assert eng.wrap_width([f"[rank{r}]: {OOM}" for r in range(8)]) == 0
     assert eng.wrap_width(["x" * 30, "y" * 30, "z"]) == 0  # narrower than any terminal
+    # the same longest line repeated (a progress bar), each followed by an ordinary line
+    bar = "Loading checkpoint shards: 100%|##########| 3/3 [00:05<00:00,  1.71s/it]"
+    assert eng.wrap_width([bar, "model loaded", bar, "model loaded", bar, "done"]) == 0
 
 
 def test_wrapped_message_cut_mid_word_across_several_lines():

@@ -87,9 +87,10 @@ TIME_LOOKBACK = 20  # a line without a time takes one seen at most this many lin
 
 # Hard-wrapped logs (pasted from a terminal or an issue): the first WRAP_SAMPLE lines decide.
 # The log is wrapped at width W when W (between WRAP_MIN and WRAP_MAX characters) is the
-# longest line, and at least two lines of exactly W characters, and at least half of them, are
-# followed by a line that continues them: not blank and not starting like a line of its own
-# (WRAP_STOP: a launcher prefix, a timestamp, a log level, a traceback header or frame).
+# longest line, and at least two different lines of exactly W characters, and at least half
+# of the lines of W characters, are followed by a line that continues them: not blank and not
+# starting like a line of its own (WRAP_STOP: a launcher prefix, a timestamp, a log level, a
+# traceback header or frame).
 WRAP = {"sample": 2000, "min": 40, "max": 1000, "join": 8,
         "stop": (r"\[rank[0-9]+\]:|\[[A-Za-z_][A-Za-z_-]*?[0-9]+\]:|\[[0-9]+,[0-9]+\]<"
                  r"|\[?[0-9]{4}-[0-9]{2}-[0-9]{2}[T ]|\[?[IWEF][0-9]{4} "
@@ -338,13 +339,14 @@ class Engine:
         width = max(len(line) for line in sample)
         if width < w["min"] or width > w["max"]:
             return 0
-        at = follow = 0
+        at = 0
+        follow: set[str] = set()  # distinct: a repeated line (a progress bar) is no wrap
         for i, line in enumerate(sample):
             if len(line) == width:
                 at += 1
                 if i + 1 < len(sample) and self._continues(sample[i + 1]):
-                    follow += 1
-        return width if follow >= 2 and 2 * follow >= at else 0
+                    follow.add(line)
+        return width if len(follow) >= 2 and 2 * len(follow) >= at else 0
 
     def set_wrap(self, width: int) -> None:
         """A new file starts: its lines are hard-wrapped at ``width`` characters (0: not

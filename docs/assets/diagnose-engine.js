@@ -246,14 +246,17 @@
     var lengths = sample.map(cpLength);
     var width = Math.max.apply(null, lengths);
     if (width < w.min || width > w.max) return 0;
-    var at = 0, follow = new Set();  // distinct: a repeated line (a progress bar) is no wrap
+    var at = 0, follow = 0, different = new Set();  // a repeated line (a progress bar) is no wrap
     for (var i = 0; i < sample.length; i++) {
       if (lengths[i] === width) {
         at++;
-        if (i + 1 < sample.length && this._continues(sample[i + 1])) follow.add(sample[i]);
+        if (i + 1 < sample.length && this._continues(sample[i + 1])) {
+          follow++;
+          different.add(sample[i]);
+        }
       }
     }
-    return follow.size >= 2 && 2 * follow.size >= at ? width : 0;
+    return different.size >= 2 && 2 * follow >= at ? width : 0;
   };
 
   Engine.prototype.setWrap = function (width) {  // a new file starts

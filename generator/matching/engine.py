@@ -339,14 +339,15 @@ class Engine:
         width = max(len(line) for line in sample)
         if width < w["min"] or width > w["max"]:
             return 0
-        at = 0
-        follow: set[str] = set()  # distinct: a repeated line (a progress bar) is no wrap
+        at = follow = 0
+        different: set[str] = set()  # a repeated line (a progress bar) is no wrap
         for i, line in enumerate(sample):
             if len(line) == width:
                 at += 1
                 if i + 1 < len(sample) and self._continues(sample[i + 1]):
-                    follow.add(line)
-        return width if len(follow) >= 2 and 2 * len(follow) >= at else 0
+                    follow += 1
+                    different.add(line)
+        return width if len(different) >= 2 and 2 * follow >= at else 0
 
     def set_wrap(self, width: int) -> None:
         """A new file starts: its lines are hard-wrapped at ``width`` characters (0: not

@@ -349,3 +349,11 @@ def test_every_template_names_its_context() -> None:
         text = path.read_text(encoding="utf-8")
         assert text.startswith("{##"), f"{path.relative_to(REPO)} must start with a {{## ##}} comment"
         assert "Context" in text.split("##}", 1)[0], f"{path.relative_to(REPO)}: name its context"
+
+
+def test_rank_ranges_filter() -> None:
+    from generator.templating import rank_ranges
+
+    assert rank_ranges([]) == ""
+    assert rank_ranges([3]) == "3"
+    assert rank_ranges([0, 1, 2, 3, 5, 7, 8]) == "0-3, 5, 7-8"

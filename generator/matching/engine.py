@@ -4,8 +4,8 @@ No I/O here. The engine consumes the same compiled data (``matcher.json``) that 
 browser's JavaScript engine (``docs/assets/diagnose-engine.js``) consumes, and follows the
 same steps, so both give identical verdicts:
 
-0. shapes of pasted logs: when the start of a log is hard-wrapped at a fixed width (``wrap_width``),
-   a line of exactly that width and the lines that continue it (up to WRAP["join"]) are joined
+0. shapes of pasted logs: when the start of a log is hard-wrapped at a fixed width
+   (``wrap_width``), a line of that width and the lines that continue it (up to WRAP["join"]) are joined
    into one before matching; a line that starts like a new line (a launcher prefix, a
    timestamp, a traceback header or frame) or is blank is never glued on;
 1. clean each line: drop ANSI colour codes and a trailing CR, then peel launcher prefixes
@@ -24,8 +24,11 @@ same steps, so both give identical verdicts:
 4. ranking: roots, then collateral, then wrappers; roots with satisfied context first, then
    by earliest line; then by id. With several files, matches of the same role and strength
    that all carry a timestamp (their own line's, else the last one seen on their rank in
-   their file) are ordered by time instead, and a match is placed at its earliest hit in
-   time: the rank that failed first across the files is named.
+   their file, within TIME_LOOKBACK lines) are ordered by time instead, and a match is placed at its earliest hit in
+   time: the rank that failed first across the files is named. Identical evidence lines of
+   several ranks are kept once, with their ranks;
+5. when nothing matched, ``suggestions``: the entries whose signatures or title share the
+   most words with the last unmatched error lines (unconfirmed, never in ``matches``).
 """
 
 from __future__ import annotations

@@ -32,6 +32,7 @@ class Signature:
     window: int = DEFAULT_WINDOW
     reproduced: bool = False
     weak: bool = False
+    generic: bool = False
 
 
 @dataclass(frozen=True)

@@ -100,6 +100,14 @@ SIGNATURE = _map(
         "warning): a weak hit ranks after every other root cause in the log.",
         required=False,
     ),
+    Field(
+        "generic",
+        "boolean",
+        "True when other code paths print this text too (a generic ATen or Python error): "
+        "it then needs `context` (or `weak: true`), and without its context it never names "
+        "a root cause on its own.",
+        required=False,
+    ),
 )
 
 ENTRY = _map(

@@ -475,6 +475,10 @@ def check_taxonomy_file(catalog: Catalog) -> list[Problem]:
                                     f"('sample.threads' is {threads})"))
             if isinstance(kind, str):
                 counted.setdefault(kind, count)
+        covered_by = item.get("covered_by")
+        if isinstance(covered_by, str) and covered_by not in catalog.by_id:
+            out.append(_problem(doc, ("frequency", i, "covered_by"), "E130",
+                                f"'covered_by' names '{covered_by}', which is not an entry"))
         examples = item.get("examples")
         if isinstance(examples, list) and len(examples) > MAX_EXAMPLES:
             out.append(_problem(doc, ("frequency", i, "examples"), "E130",

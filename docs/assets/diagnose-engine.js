@@ -891,6 +891,7 @@
     max_results: 5
   };
   var BLANKS = "[ \\t]+";
+  var PARTIAL_HOLE = "[^ \\t]+(?: [^ \\t]*)?(?=[ \\t]*$)";  // the start of a hole's text, at the end
   // a cut marker at the end of a pasted line: "...", "…", "[...]", "(truncated)"
   var CUT_MARK = /(?:[ \t]*(?:\.{2,}|…|\[\.\.\.\]|\[…\]|\(truncated\)))+[ \t]*$/;
 
@@ -927,7 +928,9 @@
   function prefixPattern(atoms) {
     var src = "";
     for (var k = atoms.length - 1; k >= 0; k--) {
-      src = atoms[k].src + "()" + (src ? "(?:" + src + ")?" : "");
+      var atom = atoms[k].src + "()" + (src ? "(?:" + src + ")?" : "");
+      // a line may also end inside a hole: "Tried to allocate 20.00 Mi", "OpType=ALLRED"
+      src = atoms[k].lit || atoms[k].blank ? atom : "(?:" + atom + "|" + PARTIAL_HOLE + ")";
     }
     return new RegExp("(?:" + src + ")[ \\t]*$", "s");
   }
@@ -1046,12 +1049,7 @@
     });
     var hits = [];
     lines.forEach(function (line) {
-      var found = searcher.prefixes(line);
-      if (!found.length) {  // cut inside a hole ("Tried to allocate 20.00 Mi"): drop the stub
-        var shorter = line.replace(/[ \t]*[^ \t]*$/, "");
-        if (shorter && shorter !== line) found = searcher.prefixes(shorter);
-      }
-      found.forEach(function (h) { h.line = line; hits.push(h); });
+      searcher.prefixes(line).forEach(function (h) { h.line = line; hits.push(h); });
     });
     hits.sort(function (a, b) {
       var c = compareHits(a, b);

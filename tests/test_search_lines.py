@@ -44,6 +44,8 @@ KNOWN_MISSES = {
     "tests/real_logs/r138-nccl-ifname-missing-internal-check-trainer-prefix.log:4": "cut early",
     "tests/real_logs/r155-alpaca-remote-error-ib-error12-one-line.log:1": "the watchdog part of the log",
     "tests/real_logs/r179-dsb2018-missing-keys-two-gpus.log:11": "load_state_dict headline only",
+    # the exit code -6 signature needs its ChildFailedError context: the general wrapper first
+    "tests/real_logs/r056-minigpt4-exitcode-minus6.log:1": "-6 signature needs context",
 }
 
 
@@ -146,8 +148,9 @@ def test_cut_lines_small_data(tmp_path):
 def test_a_longer_signature_text_goes_before_a_shorter_full_match(tmp_path):
     entries = [
         entry("elastic-child-failed", "wrapper", "failed (exitcode: {n}) local_rank: {n} (pid: {n}) of"),
-        entry("elastic-abort", "root", "failed (exitcode: -6) local_rank: {n} (pid: {n}) of",
-              context={0: ["ChildFailedError"]}),
+        entry("elastic-abort", "root", "failed (exitcode: -6) local_rank: {n} (pid: {n}) of binary",
+              "failed (exitcode: -11) local_rank: {n} (pid: {n}) of",
+              context={1: ["ChildFailedError"]}),
         entry("nccl-aborted", "collateral", "NCCL communicator was aborted on rank {n}."),
         entry("nccl-watchdog-timeout", "collateral",
               "Watchdog caught collective operation timeout: WorkNCCL(SeqNum={n}, OpType={word}, "
@@ -156,8 +159,10 @@ def test_a_longer_signature_text_goes_before_a_shorter_full_match(tmp_path):
     from diagnose_support import ROLES, SMALL_BENIGN
     data = matcherdata.build(entries, SMALL_BENIGN, ROLES)
     lines = [
-        # the -6 signature needs context in a log; as a pasted line its text is the better fit
-        "ERROR:torch.distributed.elastic.multiprocessing.api:failed (exitcode: -6) local_rank: 0 (pid: 16) of...",
+        # cut inside the more specific signature: it goes before the general full match
+        "ERROR:torch.distributed.elastic.multiprocessing.api:failed (exitcode: -6) local_rank: 0 (pid: 16) of bin",
+        # the specific text needs context, which one line cannot hold: the full match first
+        "ERROR:torch.distributed.elastic.multiprocessing.api:failed (exitcode: -11) local_rank: 0 (pid: 16) of",
         "ERROR:torch.distributed.elastic.multiprocessing.api:failed (exitcode: 1) local_rank: 0 (pid: 16) of",
         # a message quoting another: the outer message's entry, though the quote is longer
         ("RuntimeError: NCCL communicator was aborted on rank 1.  Original reason for failure was: "
@@ -166,8 +171,10 @@ def test_a_longer_signature_text_goes_before_a_shorter_full_match(tmp_path):
     results = search(data, lines, tmp_path)
     assert [first(r) for r in results] == [("elastic-abort", "prefix"),
                                            ("elastic-child-failed", "signature"),
+                                           ("elastic-child-failed", "signature"),
                                            ("nccl-aborted", "signature")]
     assert [x["id"] for x in results[0]] == ["elastic-abort", "elastic-child-failed"]
+    assert [x["id"] for x in results[1]] == ["elastic-child-failed", "elastic-abort"]
 
 
 def test_closest_signature_when_nothing_matches(tmp_path):

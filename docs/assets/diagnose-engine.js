@@ -998,11 +998,13 @@
   };
 
   /* Hits of one line, best first: more of a signature's text, then from its very start,
-     then the more general signature (more holes: a line cut before "OpType=BROADCAST" is
+     then one that needs no context, then the more general signature (more holes: a line cut before "OpType=BROADCAST" is
      the general watchdog timeout before its BROADCAST special case). */
   function compareHits(a, b) {
     if (a.literal !== b.literal) return b.literal - a.literal;
     if (a.start !== b.start) return a.start - b.start;
+    var ca = a.sig.context.length ? 1 : 0, cb = b.sig.context.length ? 1 : 0;
+    if (ca !== cb) return ca - cb;  // a signature that needs no context first
     return b.holes - a.holes;
   }
 
@@ -1062,10 +1064,11 @@
       add({ id: h.entry, kind: "prefix", complete: h.complete, rank: searcher.rankOf(h.line),
             generic: !!h.sig.generic, text: h.line });
     }
-    // A signature's text that holds more of the line's literal text than the first full
-    // match's signature is more specific ("failed (exitcode: -6) ..." before "failed
-    // (exitcode: {n}) ..."), though the line alone lacks the context a log would give it.
-    // It must start where that match starts or before: a message that quotes another one
+    // A signature cut short that holds more of the line's literal text than the first full
+    // match's signature is the more specific one, and goes first. Not a signature that needs
+    // context (its entry's author said the text alone is not enough: an ALLGATHER timeout is
+    // a DDP start-up hang only beside its frame). It must start where the full match starts
+    // or before: a message that quotes another one
     // ("NCCL communicator was aborted ... Original reason for failure was: [Rank 1] Watchdog
     // caught ...") is the outer message's entry.
     var top = verdict.matches.length ? verdict.matches[0] : null;
@@ -1074,7 +1077,8 @@
     hits.forEach(function (hit) {
       if (!top) { ahead.push(hit); return; }
       var at = searcher.position(key, hit.line);
-      (hit.literal > searcher.literal.get(key) && at >= 0 && hit.at <= at ? ahead : rest).push(hit);
+      (!hit.sig.context.length && hit.literal > searcher.literal.get(key) && at >= 0 && hit.at <= at
+        ? ahead : rest).push(hit);
     });
     ahead.forEach(addHit);
     verdict.matches.forEach(function (m) {

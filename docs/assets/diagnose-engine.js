@@ -875,10 +875,12 @@
    * numbers and addresses of their own run, often cut short ("..."). searchLine ranks
    * entries for it in three tiers:
    * 1. "signature": the diagnose engine's verdict on the text (a signature matches in full);
-   * 2. "prefix": the line ends inside a signature: from some point on, the line is the
-   *    signature's start (holes take the run's numbers, paths and addresses) and stops
-   *    after at least SEARCH.min_literal characters of the signature's literal text; a
-   *    line may also start inside the signature's first words (the "RuntimeError: " lost);
+   * 2. "prefix": the line ends inside a signature (or holds all of a signature that needs
+   *    context a single line cannot give): from some point on, the line is the signature's
+   *    start (holes take the run's numbers, paths and addresses, and a line may stop inside
+   *    a hole) and stops after at least SEARCH.min_literal characters of the signature's
+   *    literal text. The line may also start at one of the signature's first words (the
+   *    "RuntimeError: " not copied) or after a ". " or ": " of its first literal text;
    * 3. "closest": no signature fits; the entries whose words the line shares most (the
    *    verdict's suggestions, text similarity, unconfirmed).
    */
@@ -886,7 +888,7 @@
     min_literal: 20,   // literal characters of a signature a cut line must hold
     first_words: 4,    // a line may start at one of the signature's first words
     max_starts: 8,     // or after ". " or ": " in its first literal text
-    max_line: 4000,    // characters of the pasted text looked at
+    max_line: 2000,    // characters of the pasted text looked at (a longer line is cut: still a cut line)
     max_lines: 20,     // last lines of a pasted text tried for prefixes and similarity
     max_results: 5
   };
@@ -998,8 +1000,9 @@
   };
 
   /* Hits of one line, best first: more of a signature's text, then from its very start,
-     then one that needs no context, then the more general signature (more holes: a line cut before "OpType=BROADCAST" is
-     the general watchdog timeout before its BROADCAST special case). */
+     then one that needs no context, then the more general signature (more holes: a line
+     cut before "OpType=BROADCAST" is the general watchdog timeout before its BROADCAST
+     special case). */
   function compareHits(a, b) {
     if (a.literal !== b.literal) return b.literal - a.literal;
     if (a.start !== b.start) return a.start - b.start;

@@ -488,7 +488,7 @@
     if (r.kind === "prefix") {
       return [el("span", { class: "fe-badge fe-badge-" + r.role,
         text: r.complete ? "signature match, context not in the line" : "signature match, line cut short" }),
-        " " + roleText(r.role) + where + (r.fix || "")];
+        " " + roleText(r.role) + (r.generic ? ", generic text, unconfirmed" : "") + where + (r.fix || "")];
     }
     return [el("span", { class: "fe-badge fe-search-closest", text: "closest signature · unconfirmed" }),
       " No signature matches this line; this entry shares " + r.score + "% of its words. " +

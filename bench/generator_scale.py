@@ -104,6 +104,9 @@ related: [{", ".join(related)}]
 references:
   - title: torch.distributed
     url: https://pytorch.org/docs/stable/distributed.html
+action:
+  kind: restart-job
+  why: "A synthetic entry's next step."
 reviewed: "2026-12-02"
 """
 

@@ -13,7 +13,7 @@ from typing import Any
 import yaml
 
 from generator.entries.catalog import SPECIAL_FILES, load_sources, vocabulary_from
-from generator.entries.model import BenignTemplate, Entry, Fix, Signature
+from generator.entries.model import Action, BenignTemplate, Entry, Fix, Signature
 from generator.matching import matcherdata
 from generator.project import Project
 
@@ -41,7 +41,8 @@ def entry(entry_id: str, role: str, *templates: str, context: dict[int, list[str
                  severity=severity, role=role, tags=(), signatures=tuple(sigs), summary="",
                  mechanism="", observations=(), symptoms=(), affects=(), confirm=(),
                  fingerprint="", fix=Fix(summary=f"fix {entry_id}", steps=(), why="", verify=""),
-                 faq=(), related=(), references=())
+                 faq=(), related=(), references=(),
+                 action=Action(kind="fix-code", why=f"next step for {entry_id}"))
 
 
 def as_yaml_data(value: Any) -> Any:

@@ -123,6 +123,9 @@ confirm: [Not printed.]
 fingerprint: Not printed.
 faq: [{q: Not printed?, a: Not printed.}]
 references: [{title: Not printed, url: "https://example.org/"}]
+action:
+  kind: restart-job
+  why: "The rich entry's next step, long enough to be wrapped by explain when it prints this sentence in the terminal."
 '''
 
 

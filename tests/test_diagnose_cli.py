@@ -78,7 +78,7 @@ def test_json_format(project, capsys):
     assert v["files"] == [{"name": log, "lines": 2}]
     m = v["matches"][0]
     assert list(m) == ["id", "title", "role", "severity", "line", "rank", "specific", "weak", "count",
-                       "signature", "evidence", "url", "fix"]
+                       "signature", "evidence", "url", "fix", "action", "action_why"]
     assert (m["id"], m["role"], m["line"], m["rank"]) == ("cuda-oom", "root", 2, 3)
     assert m["url"] == f"{SITE}failures/cuda-oom/"
     assert "file" not in m  # only with several files

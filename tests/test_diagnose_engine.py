@@ -181,7 +181,8 @@ def test_verdict_fields_are_stable():
     v = diagnose_text(DATA, OOM)
     assert list(v) == ["status", "root_cause", "lines", "matches"]
     assert list(v["matches"][0]) == ["id", "title", "role", "severity", "line", "rank", "specific",
-                                     "weak", "count", "signature", "evidence", "url", "fix"]
+                                     "weak", "count", "signature", "evidence", "url", "fix", "action",
+                                     "action_why"]
     assert list(v["matches"][0]["evidence"][0]) == ["line", "rank", "text"]
     assert v["matches"][0]["url"] == "failures/cuda-oom/"
 

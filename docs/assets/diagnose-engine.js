@@ -275,7 +275,9 @@
         signature: h.signature,
         evidence: evidence,
         url: m.url,
-        fix: m.fix
+        fix: m.fix,
+        action: m.action,
+        action_why: m.action_why
       };
     });
     var rootMatch = null;

@@ -22,6 +22,16 @@
   var EVIDENCE_SHOWN = 3;
   // each role's name and why it is listed, from matcher.json (entries/vocabulary.yaml)
   var roleWords = {};
+  // the name of each next-step kind, from matcher.json (entries/vocabulary.yaml `actions`)
+  var actionTitles = {};
+
+  function nextStep(m) {
+    if (!m.action) return null;
+    return el("p", { class: "fe-next-step" }, [
+      el("strong", { text: "Next step: " + (actionTitles[m.action] || m.action) + ". " }),
+      m.action_why || ""
+    ]);
+  }
 
   function roleText(role) {
     return roleWords[role] ? roleWords[role].word : role;
@@ -41,6 +51,7 @@
         return r.json();
       }).then(function (data) {
         roleWords = data.role_words || {};
+        actionTitles = data.action_titles || {};
         return data;
       });
       matcher.catch(function () { matcher = null; }); // retry on the next attempt
@@ -178,6 +189,7 @@
       el("div", { class: "fe-meta", text: "#" + number + " · " + m.id + " · first at " + where(m, several) +
         " · " + times + (m.specific ? " · confirmed by its context" : "") }),
       evidence,
+      primary ? nextStep(m) : null,
       m.fix ? el("p", { class: "fe-fix" }, [el("strong", { text: "Fix: " }), m.fix]) : null,
       primary ? null : el("p", { class: "fe-why", text: roleWhy(m.role) }),
       el("a", { class: "fe-more", href: entryUrl(m), text: "Full entry: mechanism, fix steps, verification →" })

@@ -112,7 +112,7 @@ def run_diagnose(root: Path, args: argparse.Namespace) -> int:
         if result.broken:
             _err(f"note: {result.broken} entry file(s) have problems and may be missing from the "
                  "diagnosis; run `python -m generator check`")
-        sys.stdout.write(reports.diagnose_text(result.verdict, result.roles))
+        sys.stdout.write(reports.diagnose_text(result.verdict, result.roles, result.actions))
     return 0 if result.verdict["matches"] else 1
 
 
@@ -156,7 +156,8 @@ def run_explain(root: Path, args: argparse.Namespace) -> int:
         return 2
     url = f"{project.site_url()}failures/{entry.id}/"
     role = next(r for r in catalog.vocabulary.roles if r.id == entry.role)
-    sys.stdout.write(reports.explain_text(entry, role, url, former))
+    action = next(a for a in catalog.vocabulary.actions if a.id == entry.action.kind)
+    sys.stdout.write(reports.explain_text(entry, role, action, url, former))
     return 0
 
 

@@ -12,13 +12,16 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from ..entries.model import Entry, Role
+from ..entries.model import ActionKind, Entry, Role
 from ..templating import tool_template
 
 
-def diagnose_text(verdict: dict[str, Any], roles: Mapping[str, Role]) -> str:
-    """The text report of a verdict; `roles` name and explain each match's role."""
-    return tool_template("terminal/diagnose.txt.j2").render(verdict=verdict, roles=roles)
+def diagnose_text(verdict: dict[str, Any], roles: Mapping[str, Role],
+                  actions: Mapping[str, ActionKind]) -> str:
+    """The text report of a verdict; `roles` name and explain each match's role, `actions`
+    name the next step."""
+    return tool_template("terminal/diagnose.txt.j2").render(verdict=verdict, roles=roles,
+                                                             actions=actions)
 
 
 def diagnose_json(verdict: dict[str, Any]) -> str:
@@ -26,10 +29,11 @@ def diagnose_json(verdict: dict[str, Any]) -> str:
     return json.dumps(verdict, ensure_ascii=False, indent=2) + "\n"
 
 
-def explain_text(entry: Entry, role: Role, url: str, former: str | None = None) -> str:
+def explain_text(entry: Entry, role: Role, action: ActionKind, url: str,
+                 former: str | None = None) -> str:
     """An entry for the terminal; ``former`` is the former id it was asked by."""
-    return tool_template("terminal/explain.txt.j2").render(e=entry, role=role, url=url,
-                                                            former=former)
+    return tool_template("terminal/explain.txt.j2").render(e=entry, role=role, action=action,
+                                                            url=url, former=former)
 
 
 def new_text(entry: str, logs: str, marker: str) -> str:

@@ -19,13 +19,16 @@ from ..project import Project
 from . import model
 from .loader import Document, load_file
 from .model import (
+    ActionKind,
     Area,
     BenignTemplate,
     Entry,
     Group,
+    KindFrequency,
     ModelError,
     Role,
     Stack,
+    TaxonomySample,
     TaxonomySection,
     Vocabulary,
 )
@@ -64,6 +67,8 @@ class Catalog:
     benign: tuple[BenignTemplate, ...]
     taxonomy: tuple[TaxonomySection, ...]
     vocabulary: Vocabulary
+    sample: TaxonomySample | None = None  # taxonomy.yaml `sample:`
+    frequency: tuple[KindFrequency, ...] = ()  # taxonomy.yaml `frequency:`, file order
 
     @property
     def project(self) -> Project:
@@ -93,7 +98,8 @@ class Catalog:
         words = {r.id: {"word": r.word, "explanation": r.explanation}
                  for r in self.vocabulary.roles}
         return matcherdata.build(self.entries, self.benign, self.vocabulary.ids("roles"),
-                                 url_for=url_for, words=words)
+                                 url_for=url_for, words=words,
+                                 action_titles={a.id: a.title for a in self.vocabulary.actions})
 
 
 def entry_files(project: Project) -> list[Path]:
@@ -170,7 +176,17 @@ def catalog_from(sources: Sources, entry_from: Callable[[Document], Entry] = mod
         benign=tuple(b for _, b in _typed(BenignTemplate, sources.benign, "benign")),
         taxonomy=tuple(s for _, s in _typed(TaxonomySection, sources.taxonomy, "taxonomy")),
         vocabulary=vocabulary_from(sources),
+        sample=_sample(sources.taxonomy),
+        frequency=tuple(f for _, f in _typed(KindFrequency, sources.taxonomy, "frequency")),
     )
+
+
+def _sample(doc: Document | None) -> TaxonomySample | None:
+    data = doc.data.get("sample") if doc is not None and isinstance(doc.data, dict) else None
+    try:
+        return model.build(TaxonomySample, data) if isinstance(data, dict) else None
+    except ModelError:
+        return None
 
 
 def vocabulary_from(sources: Sources) -> Vocabulary:
@@ -178,6 +194,7 @@ def vocabulary_from(sources: Sources) -> Vocabulary:
     return Vocabulary(
         roles=tuple(r for _, r in _typed(Role, sources.vocabulary, "roles")),
         stacks=tuple(s for _, s in _typed(Stack, sources.vocabulary, "stacks")),
+        actions=tuple(a for _, a in _typed(ActionKind, sources.vocabulary, "actions")),
         areas=tuple(a for _, a in _typed(Area, sources.vocabulary, "areas")),
     )
 

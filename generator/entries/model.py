@@ -105,6 +105,14 @@ class Reproduction:
 
 
 @dataclass(frozen=True)
+class Action:
+    """What an operator does next: one kind from entries/vocabulary.yaml `actions`, and why."""
+
+    kind: str
+    why: str
+
+
+@dataclass(frozen=True)
 class Check:
     """One `verified:` record: a library version this entry was checked against, and how."""
 
@@ -136,6 +144,7 @@ class Entry:
     faq: tuple[Question, ...]
     related: tuple[str, ...]
     references: tuple[Reference, ...]
+    action: Action
     code: tuple[Snippet, ...] = ()
     practices: tuple[Practice, ...] = ()
     decision: tuple[DecisionNode, ...] = ()
@@ -189,21 +198,32 @@ class Stack:
 
 
 @dataclass(frozen=True)
+class ActionKind:
+    id: str
+    title: str  # on entry pages and in the diagnose report
+    explanation: str  # what an operator does when this is the next step
+
+
+@dataclass(frozen=True)
 class Area:
     id: str
     description: str
 
 
+VOCABULARY_LISTS = ("roles", "stacks", "actions", "areas")  # the lists of entries/vocabulary.yaml
+
+
 @dataclass(frozen=True)
 class Vocabulary:
-    """entries/vocabulary.yaml: the roles (in ranking order), stacks and id areas."""
+    """entries/vocabulary.yaml: the roles (in ranking order), stacks, next actions and id areas."""
 
     roles: tuple[Role, ...] = ()
     stacks: tuple[Stack, ...] = ()
+    actions: tuple[ActionKind, ...] = ()
     areas: tuple[Area, ...] = ()
 
     def ids(self, kind: str) -> tuple[str, ...]:
-        """The ids of `roles`, `stacks` or `areas`, in file order."""
+        """The ids of `roles`, `stacks`, `actions` or `areas`, in file order."""
         return tuple(item.id for item in getattr(self, kind))
 
 
@@ -211,6 +231,26 @@ class Vocabulary:
 class TaxonomySection:
     section: str
     ids: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class TaxonomySample:
+    """entries/taxonomy.yaml `sample:`: the labelled sample of public failure reports that the
+    `frequency:` counts come from."""
+
+    threads: int  # M: sampled threads, each labelled with one kind
+    date: str  # YYYY-MM-DD
+    data: str | None = None  # the sample file, relative to the project root (one row per thread)
+    method: str | None = None  # how the sample was drawn, relative to the project root
+
+
+@dataclass(frozen=True)
+class KindFrequency:
+    """entries/taxonomy.yaml `frequency[]`: how often one kind was seen in the sample."""
+
+    id: str
+    count: int
+    examples: tuple[str, ...] = ()  # up to 3 thread URLs
 
 
 T = TypeVar("T")

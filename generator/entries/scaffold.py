@@ -40,11 +40,13 @@ class Scaffold:
     logs: Path
 
 
-def scaffold_text(entry_id: str, roles: Sequence[str], base: Entry | None = None) -> str:
-    """The scaffold for `entry_id`; `base` is the entry given with --from, or None."""
+def scaffold_text(entry_id: str, roles: Sequence[str], actions: Sequence[str],
+                  base: Entry | None = None) -> str:
+    """The scaffold for `entry_id`; `roles` and `actions` the vocabulary's ids, `base` the
+    entry given with --from, or None."""
     return templating.tool_template("scaffold/entry.yaml.j2").render(
         entry_id=entry_id, marker=SCAFFOLD_MARKER, schema_comment=SCHEMA_COMMENT, base=base,
-        roles=roles, severities=schema.SEVERITIES)
+        roles=roles, actions=actions, severities=schema.SEVERITIES)
 
 
 def create(project: Project, entry_id: str, from_id: str | None = None) -> Scaffold:
@@ -78,7 +80,8 @@ def create(project: Project, entry_id: str, from_id: str | None = None) -> Scaff
             raise ScaffoldError(f"--from '{from_id}' names no entry (or one that does not pass "
                                 "the checker)")
         base = catalog.by_id[from_id]
-    text = scaffold_text(entry_id, catalog.vocabulary.ids("roles"), base)
+    text = scaffold_text(entry_id, catalog.vocabulary.ids("roles"), catalog.vocabulary.ids("actions"),
+                         base)
     target.parent.mkdir(parents=True, exist_ok=True)
     with target.open("x", encoding="utf-8") as fh:  # "x": never overwrite, even in a race
         fh.write(text)

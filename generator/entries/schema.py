@@ -168,6 +168,12 @@ ENTRY = _map(
             _str("url", "An https URL."),
         ),
     ),
+    _map(
+        "action",
+        "What an operator does next: the step that decides between restarting and stopping.",
+        _str("kind", "The kind of next step.", vocabulary="actions"),
+        _str("why", "One sentence, specific to this failure: why this is the next step."),
+    ),
     _list(
         "code",
         "Code snippets for the fix.",
@@ -264,7 +270,7 @@ ENTRY = _map(
 
 VOCABULARY_FILE = _map(
     "vocabulary",
-    "entries/vocabulary.yaml: the roles, stacks and id areas that entries may use.",
+    "entries/vocabulary.yaml: the roles, stacks, next actions and id areas that entries may use.",
     _list("roles", "Roles in ranking order: diagnose names the first role's hits first.", _map(
         "role", "One role.",
         _str("id", "The role's id, as entries write it in `role:`."),
@@ -275,6 +281,11 @@ VOCABULARY_FILE = _map(
         "stack", "One stack.",
         _str("id", "The stack's id, as entries write it in `practices[].stack`."),
         _str("title", "Its heading on entry pages."))),
+    _list("actions", "What an operator does next after a failure, the kinds `action.kind` may name.", _map(
+        "action", "One kind of next step.",
+        _str("id", "The action's id, as entries write it in `action.kind`."),
+        _str("title", "Its name on entry pages and in the diagnose report."),
+        _str("explanation", "What an operator does when this is the next step."))),
     _list("areas", "Id areas: the first word of every entry id.", _map(
         "area", "One area.",
         _str("id", "The area, lowercase, no hyphen."),
@@ -306,6 +317,35 @@ CATEGORIES_FILE = _map(
             _text("description", "One sentence about the component."),
         ),
     ),
+)
+
+
+TAXONOMY_FILE = _map(
+    "taxonomy",
+    "entries/taxonomy.yaml: the failure kinds in sections, and how often each was seen in a "
+    "sample of public failure reports.",
+    _list("taxonomy", "Sections of failure kinds, in page order.", _map(
+        "section", "One section.",
+        _str("section", "The section's heading on the coverage page."),
+        _list("ids", "The kinds of this section: entry ids, written or not yet.",
+              _str("id", "A kind: lowercase kebab-case, starting with its area.")))),
+    _map("sample", "The sample the `frequency` counts come from.",
+         Field("threads", "integer", "M: the number of sampled threads, each labelled with one "
+               "kind; the counts add up to it."),
+         _str("date", "When the sample was labelled, YYYY-MM-DD."),
+         _str("data", "The sample file (TSV, a `kind` column, one row per thread), relative "
+              "to the project root; the checker recounts it.", required=False),
+         _str("method", "Where the sampling procedure is written down, relative to the "
+              "project root.", required=False),
+         required=False),
+    _list("frequency", "Kinds seen in the sample, most frequent first; a kind not listed was "
+          "seen 0 times.", _map(
+              "kind", "One kind's frequency.",
+              _str("id", "The kind, as listed in a section of `taxonomy`."),
+              Field("count", "integer", "In how many sampled threads the kind was seen."),
+              _list("examples", "Up to 3 https URLs of sampled threads of this kind.",
+                    _str("url", "A thread URL."), required=False)),
+          required=False),
 )
 
 

@@ -13,6 +13,7 @@ from typing import Any
 from ..project import Project
 from . import schema
 from .catalog import load_catalog
+from .model import VOCABULARY_LISTS
 from .schema import Field
 from .validate import Words
 
@@ -66,7 +67,7 @@ def entry_schema(words: Words) -> dict[str, Any]:
 def project_words(project: Project) -> Words:
     """The ids of each vocabulary list of the project (entries/vocabulary.yaml)."""
     vocabulary = load_catalog(project).vocabulary
-    return {kind: vocabulary.ids(kind) for kind in ("roles", "stacks", "areas")}
+    return {kind: vocabulary.ids(kind) for kind in VOCABULARY_LISTS}
 
 
 def render_schema(words: Words) -> str:

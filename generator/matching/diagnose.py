@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from ..entries.catalog import Catalog, load_catalog
-from ..entries.model import Role
+from ..entries.model import ActionKind, Role
 from ..project import Project
 from . import engine as engine_mod
 from . import logread
@@ -30,6 +30,7 @@ class Diagnosis:
     verdict: dict[str, Any]  # the JSON object of docs/diagnose-json.md
     broken: int  # entry files with load problems, which may be missing from the verdict
     roles: dict[str, Role]  # the roles the verdict names (entries/vocabulary.yaml), by id
+    actions: dict[str, ActionKind]  # the next-step kinds the verdict names, by id
 
 
 def load_data(root: Path) -> tuple[dict[str, Any], int]:
@@ -66,4 +67,5 @@ def diagnose_logs(root: Path, files: list[str]) -> Diagnosis:
         raise DiagnoseError(f"no signatures found in {root / 'entries'}; run this inside the "
                             "encyclopedia's repository")
     return Diagnosis(diagnose(data, files), broken,
-                     {role.id: role for role in catalog.vocabulary.roles})
+                     {role.id: role for role in catalog.vocabulary.roles},
+                     {action.id: action for action in catalog.vocabulary.actions})

@@ -284,6 +284,8 @@ class Engine:
                 "evidence": h.evidence,
                 "url": m["url"],
                 "fix": m["fix"],
+                "action": m["action"],
+                "action_why": m["action_why"],
             })
         root = next((m for m in matches if m["role"] == self.cause_role), None)
         if root is not None:

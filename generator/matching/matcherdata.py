@@ -42,9 +42,11 @@ def _choose_keys(items: list[dict[str, Any]]) -> None:
 
 def build(entries: Iterable[Entry], benign: Iterable[BenignTemplate], roles: Sequence[str],
           url_for: Callable[[str], str] = lambda entry_id: f"failures/{entry_id}/",
-          words: Mapping[str, Mapping[str, str]] | None = None) -> dict[str, Any]:
+          words: Mapping[str, Mapping[str, str]] | None = None,
+          action_titles: Mapping[str, str] | None = None) -> dict[str, Any]:
     """The matcher data; `roles` in ranking order, `words` each role's report name and
-    explanation (shown by the browser's Diagnose page)."""
+    explanation, `action_titles` the name of each next-step kind (both shown by the
+    browser's Diagnose page)."""
     words = words or {}
     meta: dict[str, Any] = {}
     signatures: list[dict[str, Any]] = []
@@ -57,6 +59,8 @@ def build(entries: Iterable[Entry], benign: Iterable[BenignTemplate], roles: Seq
             "severity": e.severity,
             "url": url_for(e.id),
             "fix": e.fix.summary.strip(),
+            "action": e.action.kind,
+            "action_why": e.action.why,
         }
         for index, sig in enumerate(e.signatures):
             main = _compiled(sig.template)
@@ -77,6 +81,7 @@ def build(entries: Iterable[Entry], benign: Iterable[BenignTemplate], roles: Seq
         "format": FORMAT_VERSION,
         "roles": list(roles),
         "role_words": {r: dict(words[r]) for r in roles if r in words},
+        "action_titles": dict(action_titles or {}),
         "limits": engine.LIMITS,
         "ansi": engine.ANSI,
         "prefixes": [[p, g] for p, g in engine.PREFIXES],

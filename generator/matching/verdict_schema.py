@@ -122,6 +122,10 @@ MATCH = Obj("match", "A match", "One entry recognised in the logs.", (
          "the entry's page (absolute on the command line, relative to the site root on the "
          "Diagnose page)"),
     Prop("fix", "string", "the entry's one-paragraph fix summary"),
+    Prop("action", "string",
+         "what an operator does next (restart, stop and fix, drain the node, ...): one of the "
+         "actions of entries/vocabulary.yaml", vocabulary="actions"),
+    Prop("action_why", "string", "one sentence: why that is the next step for this failure"),
     Prop("file", "string", FILE_OF_LINE, several_files=True),
 ))
 EVIDENCE = Obj("evidence", "An evidence line", "One matching line of the log.", (

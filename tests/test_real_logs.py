@@ -35,35 +35,15 @@ ENTRY_IDS = {p.stem for p in (REPO / "entries").glob("*.yaml")}
 # (bench/recall.py at 821110b). Strict: when the engine learns one, its test fails as XPASS;
 # delete the line then. Each says what the log needs.
 KNOWN_DEV_MISSES = {
-    "r043-particleflow-watchdog-frames-only.log":
-        "log shape: only the watchdog's C++ frames (checkTimeout/ncclCommWatchdog), no message",
     "r044-torchtune-fsdp2-preforward-unshard-frames.log":
         "log shape: FSDP2 pre_forward/wait_for_unshard frames, cut before the OOM line",
-    "r056-minigpt4-exitcode-minus6.log":
-        "log shape: 'failed (exitcode: -6)' without the ChildFailedError context the "
-        "signature requires (fragment ends at the launcher's first frames)",
-    "r087-spconv-fork-cuda-second-half-only.log":
-        "wording: only the second sentence 'To use CUDA with multiprocessing, you must use "
-        "the 'spawn' start method'",
-    "r100-lomo-local-rank-keyerror-ipython.log":
-        "wording: KeyError: 'LOCAL_RANK' from os.environ in user code (no signature)",
-    "r101-mmaction-rank-keyerror-init-dist.log":
-        "wording: KeyError: 'RANK' from os.environ in a framework's init_dist (no signature)",
-    "r102-chemformer-deepspeed-local-rank-keyerror.log":
-        "wording: KeyError: 'LOCAL_RANK' in DeepSpeed's _configure_with_arguments",
-    "r104-aisummer-rank-keyerror-repl.log":
-        "wording: KeyError: 'RANK' from os.environ at a Python REPL",
     "r120-nccl-ibp-plugin-completion-one-line.log":
         "wording: a vendor plugin's 'NET/IBP:Got completion from peer' after prose",
     "r121-avhubert-rendezvous-timeout-json-error-handler.log":
         "log shape: torchelastic error_handler JSON ('\"message\": \"RendezvousTimeoutError: \"')",
     # second batch (r133-r171), measured at cf66be2
-    "r134-pytorch-only-cuda-dense-old-wording.log":
-        "wording: torch 1.0 'Only CUDA dense tensor is supported for NCCL collective operations'",
     "r135-trl-ppo-gather-stats-interleaved-frames.log":
         "log shape: several ranks' all_reduce frames interleaved, no error line",
-    "r139-nccl-socket-creation-failed-no-ip-interface.log":
-        "wording: NCCL 2.4 'WARN Socket creation failed : Address family not supported by protocol'",
     "r141-fastai-docker-bus-error-wrapped-quote.log":
         "log shape: the bus-error message hard-wrapped mid-sentence inside a quoted sentence",
     "r163-pytorch-powbackward1-nan-1st-output-backticks.log":
@@ -81,8 +61,6 @@ KNOWN_DEV_MISSES = {
     "r196-deepspeed-fused-adam-ipython-jupyter.log":
         "log shape: IPython-rendered CalledProcessError of the extension build, no "
         "'Error building extension' line",
-    "r203-hllm-childfailed-no-summary.log":
-        "wording: a bare 'ChildFailedError' line without the summary table",
 }
 
 

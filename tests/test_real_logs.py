@@ -39,8 +39,6 @@ KNOWN_DEV_MISSES = {
         "log shape: FSDP2 pre_forward/wait_for_unshard frames, cut before the OOM line",
     "r120-nccl-ibp-plugin-completion-one-line.log":
         "wording: a vendor plugin's 'NET/IBP:Got completion from peer' after prose",
-    "r121-avhubert-rendezvous-timeout-json-error-handler.log":
-        "log shape: torchelastic error_handler JSON ('\"message\": \"RendezvousTimeoutError: \"')",
     # second batch (r133-r171), measured at cf66be2
     "r135-trl-ppo-gather-stats-interleaved-frames.log":
         "log shape: several ranks' all_reduce frames interleaved, no error line",
@@ -49,8 +47,6 @@ KNOWN_DEV_MISSES = {
     "r163-pytorch-powbackward1-nan-1st-output-backticks.log":
         "wording: 'returned nan values in its 1st output' (ordinal 1st, not Nth)",
     # third batch (r172-r208), measured at 3c99020
-    "r179-dsb2018-missing-keys-two-gpus.log":
-        "wording: 'Missing key(s) in state_dict' without a 'module.' key in the fragment",
     "r185-paimegatron-socket-timeout-line-numbers.log":
         "log shape: viewer line numbers between lines, cut before the DistStoreError",
     "r186-accelerate-fsdp-device-id-multinode-frames.log":
@@ -58,9 +54,6 @@ KNOWN_DEV_MISSES = {
     "r190-returnn-gpu-unknown-error-pcie-aer.log":
         "wording: nvidia-smi 'Unable to determine the device handle ... Unknown Error' and "
         "kernel PCIe AER lines",
-    "r196-deepspeed-fused-adam-ipython-jupyter.log":
-        "log shape: IPython-rendered CalledProcessError of the extension build, no "
-        "'Error building extension' line",
 }
 
 

@@ -36,24 +36,30 @@ ENTRY_IDS = {p.stem for p in (REPO / "entries").glob("*.yaml")}
 # delete the line then. Each says what the log needs.
 KNOWN_DEV_MISSES = {
     "r044-torchtune-fsdp2-preforward-unshard-frames.log":
-        "log shape: FSDP2 pre_forward/wait_for_unshard frames, cut before the OOM line",
+        "no failure text: FSDP2 pre_forward/wait_for_unshard frames, cut before the OOM line "
+        "(the frames are those of any error in an FSDP2 forward; naming OOM would be a guess)",
     "r120-nccl-ibp-plugin-completion-one-line.log":
-        "wording: a vendor plugin's 'NET/IBP:Got completion from peer' after prose",
+        "wording: a vendor plugin's 'NET/IBP:Got completion from peer' after prose; no public "
+        "source prints 'NET/IBP' (NCCL's own net_ib prints 'NET/IB : Got completion ...')",
     # second batch (r133-r171), measured at cf66be2
     "r135-trl-ppo-gather-stats-interleaved-frames.log":
-        "log shape: several ranks' all_reduce frames interleaved, no error line",
+        "no failure text: several ranks' all_reduce frames interleaved, cut before the error "
+        "line (the label comes from the issue title)",
     "r141-fastai-docker-bus-error-wrapped-quote.log":
         "log shape: the bus-error message hard-wrapped mid-sentence inside a quoted sentence",
     "r163-pytorch-powbackward1-nan-1st-output-backticks.log":
-        "wording: 'returned nan values in its 1st output' (ordinal 1st, not Nth)",
+        "wording: 'returned nan values in its 1st output': no torch source prints '1st' "
+        "(engine.cpp prints '<i>th output.' in the 1.0-era, 1.2-1.5-era and 1.6-2.15 sources)",
     # third batch (r172-r208), measured at 3c99020
     "r185-paimegatron-socket-timeout-line-numbers.log":
-        "log shape: viewer line numbers between lines, cut before the DistStoreError",
+        "no failure text: viewer line numbers between lines, and cut inside the agent's frames "
+        "before the DistStoreError (the label comes from the issue title)",
     "r186-accelerate-fsdp-device-id-multinode-frames.log":
-        "log shape: frames down to FSDP(model), cut before the ValueError",
+        "no failure text: frames down to FSDP(model), cut before the ValueError (the label "
+        "comes from the issue title)",
     "r190-returnn-gpu-unknown-error-pcie-aer.log":
-        "wording: nvidia-smi 'Unable to determine the device handle ... Unknown Error' and "
-        "kernel PCIe AER lines",
+        "wording: nvidia-smi 'Unable to determine the device handle ... Unknown Error' (closed "
+        "source: no upstream file to cite) and corrected PCIe AER lines (not a fault alone)",
 }
 
 

@@ -45,8 +45,6 @@ KNOWN_DEV_MISSES = {
     "r135-trl-ppo-gather-stats-interleaved-frames.log":
         "no failure text: several ranks' all_reduce frames interleaved, cut before the error "
         "line (the label comes from the issue title)",
-    "r141-fastai-docker-bus-error-wrapped-quote.log":
-        "log shape: the bus-error message hard-wrapped mid-sentence inside a quoted sentence",
     "r163-pytorch-powbackward1-nan-1st-output-backticks.log":
         "wording: 'returned nan values in its 1st output': no torch source prints '1st' "
         "(engine.cpp prints '<i>th output.' in the 1.0-era, 1.2-1.5-era and 1.6-2.15 sources)",

@@ -360,8 +360,8 @@
     var soft = this._soft;
     this._soft = null;
     if (found === null || this.wrap) return;
-    if (soft !== null && lineno === soft[0] + 1 && rank === soft[1] && stamp === null &&
-        this._continues(text)) {
+    if (soft !== null && (soft[5].length || found[0].length) && lineno === soft[0] + 1 &&
+        rank === soft[1] && stamp === null && this._continues(text)) {
       this._softJoin(soft, raw, text, found[0]);
     }
     this._soft = [lineno, rank, raw, text, this._time, found[0], found[1]];

@@ -453,8 +453,8 @@ class Engine:
         soft, self._soft = self._soft, None
         if found is None or self.wrap:
             return
-        if (soft is not None and lineno == soft[0] + 1 and rank == soft[1] and stamp is None
-                and self._continues(text)):
+        if (soft is not None and (soft[5] or found[0]) and lineno == soft[0] + 1
+                and rank == soft[1] and stamp is None and self._continues(text)):
             self._soft_join(soft, raw, text, found[0])
         self._soft = (lineno, rank, raw, text, self._time, found[0], found[1])
 

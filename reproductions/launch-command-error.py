@@ -11,6 +11,8 @@ Two mistakes from OpenMMLab-style launch scripts, each run as a subprocess:
 3. A module name passed to torchrun where it expects a script path (`torchrun ... romp.train`):
    each worker prints `python: can't open file '.../romp.train': [Errno 2] No such file or
    directory`, and torchrun reports the failed rank (`ChildFailedError`).
+4. A launch line built from an unset shell variable (`--node_rank=$NODE_RANK` with NODE_RANK
+   empty): `launch.py: error: argument --node-rank/--node_rank: invalid int value: ''`.
 Launch: python reproductions/launch-command-error.py
 """
 import os
@@ -42,7 +44,10 @@ def main():
                                "--nproc_per_node=2", os.path.join(tools, "train.py")])
         rc3 = subprocess.call([sys.executable, "-m", "torch.distributed.run", "--standalone",
                                "--nproc-per-node", "1", "romp.train"], cwd=tmp)
-    sys.exit(rc1 or rc2 or rc3)
+        rc4 = subprocess.call([sys.executable, "-m", "torch.distributed.launch", "--nproc_per_node=2",
+                               "--nnodes=1", "--node_rank=", "--master_addr=127.0.0.1",
+                               os.path.join(tools, "train.py")])
+    sys.exit(rc1 or rc2 or rc3 or rc4)
 
 
 if __name__ == "__main__":

@@ -40,7 +40,11 @@ def main():
     child = mp.get_context("spawn").Process(target=rank1, args=(port,))
     child.start()
     store.wait(["rank1-starting"])
-    time.sleep(3)  # rank 1 has published its Gloo address and waits in connectFullMesh
+    keys = store.num_keys()
+    deadline = time.monotonic() + 60
+    while store.num_keys() <= keys and time.monotonic() < deadline:
+        time.sleep(0.1)  # wait until rank 1 has written its Gloo address into the store
+    time.sleep(1)  # rank 1 now waits in connectFullMesh
     os.kill(child.pid, signal.SIGKILL)
     child.join()
     print("rank 1 killed after publishing its Gloo address", flush=True)

@@ -14,6 +14,7 @@ from typing import Any
 
 from ..matching.engine import Engine, diagnose_text
 from ..matching.templates import TemplateError, compile_template
+from ..provenance.checks import check_provenance  # E125-E128, on the typed catalog
 from . import schema
 from .catalog import Catalog
 from .codes import BY_CODE
@@ -403,7 +404,7 @@ def check_vocabulary_file(catalog: Catalog) -> list[Problem]:
 
 CATALOG_CHECKS: tuple[Callable[[Catalog], list[Problem]], ...] = (
     check_unique_ids, check_related, check_fingerprints, check_benign, check_categories_file,
-    check_vocabulary_file,
+    check_vocabulary_file, check_provenance,
 )
 
 

@@ -460,3 +460,67 @@ def test_holes_lists_releases_no_signature_covers(tmp_path, monkeypatch, capsys)
     monkeypatch.chdir(root)
     assert main(["provenance", "--holes"]) == 0
     assert capsys.readouterr().out == "ddp-fixture-unused: torch 1.9\n"
+
+
+# -- data the release formats, and whole-line formats ----------------------------------------
+
+def test_plan_reads_data_a_runtime_formatted():
+    p = plan("'DeepSpeedCPUAdam' object has no attribute 'ds_opt_adam'")
+    assert p.parts == (Part("word", "DeepSpeedCPUAdam"), Part("word", "ds_opt_adam"))
+    assert plan("'status': 'NOT_AVAILABLE', 'numel': 0, 'ds_numel': {n}").parts == (
+        Part("word", "status"), Part("word", "NOT_AVAILABLE"), Part("word", "numel"),
+        Part("word", "ds_numel"))
+    # values glued by short pieces: only the pieces' words are the release's
+    assert plan("unable to write to file </torch_{token}>: No space left on device (28)").parts == (
+        Part("text", "unable to write to file </torch_"), Part("glue", ""))
+    assert plan("failed to bind to {token} (errno: 98 - Address").parts == (
+        Part("text", "failed to bind to"), Part("glue", "errno"))
+    # a template of values only is looked up as written (nothing of the release's own)
+    assert plan("RuntimeError: Address already in use").parts == (
+        Part("text", "Address already in use"),)
+    assert plan("one part {n}").shape is None
+    assert plan("a {n} b {n} c").shape == Part("shape", "a {n} b {n} c")
+
+
+def test_index_words_quoted_values_and_tails():
+    index = Index(["Unexpected key(s) in state_dict: {}. ", "class DeepSpeedCPUAdam",
+                   "Terminating the process after attempting to dump debug info, due to ",
+                   "monitor thread is disabled, but would have terminated the process",
+                   "ProcessGroupNCCL watchdog hang", ".", "junk$tICollectiveFingerPrint(",
+                   " is running collective: "],
+                  ["self.ds_opt_adam = None"], prefilter=False)
+    assert index.find(Part("word", "ds_opt_adam")) == "words"
+    assert index.find(Part("word", "ds_opt")) is None  # whole words only
+    assert index.find(Part("glue", "")) == "words"
+    assert index.find(Part("text", 'Unexpected key(s) in state_dict: "module.')) == [
+        "Unexpected key(s) in state_dict: ", '"module.']
+    # a middle piece stored as the tail of a longer string (linker tail merging)
+    assert index.find(Part("text", "would have terminated the processafter attempting to dump "
+                                   "debug info, due to ProcessGroupNCCL watchdog hang.")) == [
+        "would have terminated the process", "after attempting to dump debug info, due to ",
+        "ProcessGroupNCCL watchdog hang", "."]
+    # a last piece that ends a string whose start ran into other bytes
+    assert index.find(Part("text", "is running collective: CollectiveFingerPrint(")) == [
+        "is running collective: ", "CollectiveFingerPrint("]
+
+
+def test_a_sibling_wording_does_not_count_where_the_line_is_one_format(tmp_path):
+    """Both releases hold every literal part of the template; only 2.0.1 holds it as one
+    format string, so only 2.0.1 counts (1.8.1 prints another arrangement)."""
+    spec = {"packages": {"torch": {"title": "torch", "repos": ["pytorch/pytorch"]}},
+            "artifacts": [{"id": "torch-1.8.1", "package": "torch", "dist": "torch", "version": "1.8.1"},
+                          {"id": "torch-2.0.1", "package": "torch", "dist": "torch", "version": "2.0.1"}]}
+    texts = {"torch-1.8.1": ["Failed to clone() tensor with name {}. This may mean trouble",
+                             "x on rank y"],
+             "torch-2.0.1": ["Failed to clone() tensor with name {} on rank {}. This may mean trouble"]}
+    alist = artifacts.parse(spec)
+    cache = Cache(tmp_path / "cache")
+    for a in alist.artifacts:
+        cache.store(a.id, texts[a.id], [], {"id": a.id, "file": "f", "sha256": "0"})
+    entry = _entry("fsdp-x", Signature("Failed to clone() tensor with name {token} on rank {n}. "
+                                       "This may mean", "pytorch/pytorch a.py (f)"),
+                   Signature("Failed to clone() tensor with name {token}. This may mean",
+                             "pytorch/pytorch a.py (f)"))
+    sigs = mx.compute(alist, cache, [entry]).data["signatures"]
+    assert sigs["fsdp-x/0"]["found"] == {"torch": ["2.0.1"]}
+    assert sigs["fsdp-x/1"]["found"] == {"torch": ["1.8.1"]}

@@ -19,10 +19,34 @@ A template is split at its typed holes by the template tokenizer the checker use
    next to it ending and starting at boundaries (``failed (exitcode: `` + ``-9`` +
    ``) local_rank:``). Every join needs one piece of the release's own text of at least
    ``FIRST_MIN`` characters. The pieces are recorded as evidence.
+   The first piece may be shorter when it is a whole string of the release of at least
+   ``WHOLE_FIRST_MIN`` characters (``, OpType=``, ``shape '``); a middle piece may also be the end of a longer
+   string (``TAIL_MIDDLE_MIN`` characters or more): the linker stores a constant that ends
+   another one as that one's tail.
 3. **Runtime prefixes**: what the language runtime adds, not the release. A leading
    ``SomeError: `` is Python's traceback; the class name is looked up (a builtin class such
    as ``RuntimeError`` is CPython's, so it is not) and the rest is the message. A leading
    ``what():  `` is the C++ runtime's report of an uncaught exception.
+4. **Data the release formats**: values are not the release's own text, so only the names
+   the release owns are looked up, as whole words of its text (kind ``word``):
+   - CPython's ``'X' object has no attribute 'Y'``: the class ``X`` and the attribute ``Y``;
+   - a Python repr of a mapping (``'status': 'NOT_AVAILABLE', 'numel': 0``): its quoted names;
+   - *glue* around values (``>: No space left on device (28)``, ``(errno: 98 - Address``):
+     a part that is values (numbers, C library texts, the last one possibly cut short)
+     joined by pieces of at most ``GLUE_MAX`` characters with at most one word each: its
+     words are looked up, the values are not (a part with no word is the runtime's).
+   A template needs at least one part that is not glue.
+5. A part may end inside a value: a quoted name cut short (``"module.``, the start of a
+   state-dict key the release formats through a placeholder). The last piece of a join may
+   also be the end of a longer string (``TAIL_MIDDLE_MIN`` characters or more): constants
+   stored without a terminating NUL run into the bytes before them.
+6. **The whole line as one format string** (kind ``shape``): a template with holes between
+   its literal parts is also looked up as a format string of the release, each hole a
+   placeholder (``Failed to clone() tensor with name {} on rank {}. This may mean``). Its
+   parts alone can be found in a release that prints a sibling wording (the same words,
+   another arrangement); so where a package's releases print the template as one format
+   string, only those releases count for it (matrix.py). A line composed by C++ streams is
+   never one string and keeps the part-by-part answer.
 
 Matching is cached per (release stack, part): see ``cache.py``.
 """
@@ -40,16 +64,24 @@ from dataclasses import dataclass
 from ..matching.templates import TemplateError
 from ..matching.templates import _tokenize as tokenize  # the one tokenizer of templates
 
-MATCHER_VERSION = 5  # bump when the rules below change; cached match results are redone
-MAX_PIECES = 4
+MATCHER_VERSION = 7  # bump when the rules below change; cached match results are redone
+MAX_PIECES = 5
 FIRST_MIN = 10  # the first piece of a join: the constant it starts from
-MIDDLE_MIN = 8  # a whole segment in the middle (a value such as 'out of memory')
+MIDDLE_MIN = 7  # a whole segment in the middle ('SeqNum=', a value such as 'out of memory')
+WHOLE_FIRST_MIN = 7  # a first piece shorter than FIRST_MIN: a whole string ("shape '")
+TAIL_MIDDLE_MIN = 16  # a middle piece that is the tail of a longer string (linker merging)
+GLUE_MAX = 8  # the pieces of a glue part between its values
 LAST_MIN = 4  # the last piece, unless it is punctuation ("'", ')')
 MAX_VALUES = 3  # values written into the template where the release prints a placeholder
 FIT_MIN = 5  # a format string matched with values: its own text in the part, at least
 MAX_FORMAT_CANDIDATES = 2000  # format strings tried per part
 # a value: what a template may spell out where the program prints a placeholder
-VALUE = re.compile(r"-?[0-9]+(?:[.][0-9]+)?|0x[0-9a-fA-F]+|SIG[A-Z]+|[A-Z][A-Z0-9_]{4,}")
+VALUE = re.compile(r"-?[0-9]+(?:[.][0-9]+)?(?:, -?[0-9]+)*|\[-?[0-9]+(?:, -?[0-9]+)*\]"
+                   r"|0x[0-9a-fA-F]+|SIG[A-Z]+|[A-Z][A-Z0-9_]{4,}")
+QUOTED_CUT = re.compile(r"[\"'][A-Za-z_][\w.]*")  # a quoted name, cut short: '"module.'
+ATTRIBUTE_ERROR = re.compile(r"^'([A-Za-z_]\w*)' object has no attribute '([A-Za-z_]\w*)'$")
+REPR_NAME = re.compile(r"'([A-Za-z_]\w*)'")
+REPR_REST = re.compile(r"^[\s:,{}\[\]()-]*$")
 NUMBER = re.compile(r"-?[0-9]+(?:[.][0-9]+)?")  # the values a join (not one format) may hold
 WHOLE_VALUE_MIN = 8  # a whole string of the release used as a value, at least this long
 WHOLE_LAST_MIN = 3  # a join may end with a whole string this short ('cpu')
@@ -90,7 +122,7 @@ _WORD = re.compile(r"[A-Za-z0-9_]+")
 class Part:
     """One thing to find: a literal run of the template, or an exception class name."""
 
-    kind: str  # "text" | "class"
+    kind: str  # "text" | "class" | "word" (a name, found as a whole word) | "glue" (words)
     text: str
 
 
@@ -98,6 +130,7 @@ class Part:
 class Plan:
     parts: tuple[Part, ...]
     runtime: tuple[str, ...]  # prefixes printed by a language runtime, not looked for
+    shape: Part | None = None  # the whole template as one format string (rule 6)
 
 
 def _is_builtin_exception(name: str) -> bool:
@@ -129,8 +162,57 @@ def plan(template: str) -> Plan:
     for text in literals:
         text = text.strip()
         if text:
-            parts.append(Part("text", text))
-    return Plan(tuple(parts), tuple(runtime))
+            parts.extend(_data_parts(text, runtime))
+    if parts and all(p.kind == "glue" for p in parts):  # nothing of the release's own: look
+        parts = [Part("text", text.strip()) for text in literals if text.strip()]  # it up as is
+    shape = None
+    if sum(1 for p in parts if p.kind == "text") >= 2 and all(p.kind in ("text", "class") for p in parts):
+        at = sum(map(len, runtime)) + (len(parts[0].text) + 2 if parts[0].kind == "class" else 0)
+        shape = Part("shape", template[at:].strip())
+    return Plan(tuple(parts), tuple(runtime), shape)
+
+
+def _data_parts(text: str, runtime: list[str]) -> list[Part]:
+    """A literal as parts: itself, or the names of the data a runtime formatted."""
+    m = ATTRIBUTE_ERROR.match(text)
+    if m:
+        runtime.append("' object has no attribute '")
+        return [Part("word", m.group(1)), Part("word", m.group(2))]
+    names = REPR_NAME.findall(text)
+    if names and REPR_REST.match(NUMBER.sub("", REPR_NAME.sub("", text))):
+        return [Part("word", n) for n in dict.fromkeys(names)]
+    glue = _glue(text)
+    if glue is not None:
+        return [Part("glue", glue)]
+    return [Part("text", text)]
+
+
+def _glue(text: str) -> str | None:
+    """The words of a glue part (values joined by short pieces), or None if it is not one."""
+    pieces: list[str] = []
+    values = 0
+    at = start = 0
+    while at < len(text):
+        end = _number_at(text, at) if at == 0 or not _WORD.match(text[at - 1]) else 0
+        if not end:
+            cut = [c for c in C_LIBRARY_TEXTS if c.startswith(text[at:]) and len(text) - at >= 3]
+            end = len(text) if cut and (at == 0 or not _WORD.match(text[at - 1])) else 0
+        if end:
+            pieces.append(text[start:at])
+            values += 1
+            at = start = end
+        else:
+            at += 1
+    pieces.append(text[start:])
+    if not values:
+        return None
+    words: list[str] = []
+    for piece in pieces:
+        found = _WORD.findall(piece)
+        if len(piece) > GLUE_MAX or len(found) > 1:
+            return None
+        words += found
+    return " ".join(words)
 
 
 def plan_or_none(template: str) -> Plan | None:
@@ -198,10 +280,15 @@ def _fit(text: str, texts: list[str], is_value: Callable[[str, bool], bool]) -> 
     """Pieces if `text` is a substring of the format `texts` (a placeholder between each
     two) with values in the placeholders it covers: it starts inside a text, covers at least
     one placeholder, and ends inside a text or inside a value."""
+    if not text:
+        return None
+    first = text[0]
     for a in range(len(texts) - 1):
         seg = texts[a]
-        for cut in range(len(seg)):
+        cut = seg.find(first)
+        while cut != -1:  # each cut where `seg` could start `text`, in order
             head = seg[cut:]
+            cut = seg.find(first, cut + 1)
             if not text.startswith(head):
                 continue
             found = _fit_rest(text[len(head):], texts[a + 1:], 0, is_value)
@@ -255,6 +342,7 @@ class Index:
         self.words: set[str] | None = (
             set(_WORD.findall(self.blob)) | set(_WORD.findall(self.code_blob)) if prefilter else None)
         self._segs: set[str] | None = None
+        self._collapsed: str | None = None  # the strings with each run of blanks as one space
         self._string_set: set[str] | None = None
         self._formats: dict[str, list[str]] | None = None
         self._heads: list[str] = []
@@ -268,6 +356,33 @@ class Index:
         self._heads = sorted(segs)
         self._tails = sorted(s[::-1] for s in segs)
 
+    def shaped(self, template: str) -> bool:
+        """Some string of the release is `template` with a format placeholder at each hole
+        (whole lines of the string table only; code lines are not formats)."""
+        pieces = tokenize(template)
+        literals = [text for kind, text, _ in pieces if kind == "lit"]
+        if not literals:
+            return False
+        pattern = re.compile("".join(
+            re.escape(text) if kind == "lit" else "(?:" + PLACEHOLDER.pattern + ")"
+            for kind, text, _ in pieces))
+        anchor = max(literals, key=len)
+        at = self.blob.find(anchor)
+        while at != -1:
+            start = self.blob.rfind("\n", 0, at) + 1
+            end = self.blob.find("\n", at)
+            if pattern.search(self.blob, start, end):
+                return True
+            at = self.blob.find(anchor, end)
+        return False
+
+    def has_word(self, word: str) -> bool:
+        """`word` occurs as a whole word in the strings or code lines."""
+        if self.words is not None:
+            return word in self.words
+        pattern = re.compile(r"(?<![A-Za-z0-9_])" + re.escape(word) + r"(?![A-Za-z0-9_])")
+        return bool(pattern.search(self.blob) or pattern.search(self.code_blob))
+
     def _maybe_in(self, text: str) -> bool:
         words = self.words
         return words is None or all(w in words for w in _interior_words(text))
@@ -279,9 +394,10 @@ class Index:
             return "string"
         if text in self.code_blob:
             return "code"
-        if re.search(r"[ \t]", text):
-            flexible = re.compile(r"[ \t]+".join(re.escape(w) for w in text.split()))
-            if flexible.search(self.blob):
+        if re.search(r"[ \t]", text):  # the same words, other blanks between them
+            if self._collapsed is None:
+                self._collapsed = re.sub(r"[ \t]+", " ", self.blob)
+            if " ".join(text.split()) in self._collapsed:
                 return "string"
         return None
 
@@ -308,8 +424,8 @@ class Index:
             return True
         if len(text) >= WHOLE_VALUE_MIN and self._is_whole(text):
             return True
-        return last and len(text) >= WHOLE_LAST_MIN and any(
-            t.startswith(text) for t in C_LIBRARY_TEXTS)
+        return last and (QUOTED_CUT.fullmatch(text) is not None or len(text) >= WHOLE_LAST_MIN and any(
+            t.startswith(text) for t in C_LIBRARY_TEXTS))
 
     def joined(self, text: str) -> list[str] | None:
         """Pieces that spell `text`: the end of a segment, then whole segments (or numbers
@@ -325,7 +441,8 @@ class Index:
         State = tuple[int, tuple[str, ...], tuple[bool, ...]]
         frontier: list[State] = [
             (e, (text[:e],), (False,)) for e in range(n - 1, 0, -1)
-            if (_substantial(text[:e], FIRST_MIN) or _punctuation(text[:e]))
+            if (_substantial(text[:e], FIRST_MIN) or _punctuation(text[:e])
+                or _substantial(text[:e], WHOLE_FIRST_MIN) and self._is_whole(text[:e]))
             and self._is_tail(text[:e])]
         seen = {(e, False) for e, _, _ in frontier}
         while frontier:
@@ -334,7 +451,8 @@ class Index:
                 own = tuple(p for p, v in zip(pieces, values, strict=True) if not v)
                 last_ok = (_substantial(rest, LAST_MIN) or _punctuation(rest)
                            or len(rest) >= WHOLE_LAST_MIN and self._is_whole(rest))
-                if last_ok and self._is_head(rest) and _anchored((*own, rest)):
+                if last_ok and (self._is_head(rest) or _substantial(rest, TAIL_MIDDLE_MIN)
+                                and self._is_tail(rest)) and _anchored((*own, rest)):
                     return [*pieces, rest]
                 if not values[-1] and sum(values) < MAX_VALUES and _number_at(text, s) == n \
                         and _anchored(own):
@@ -350,7 +468,10 @@ class Index:
                     continue
                 for e in range(n - 1, s, -1):
                     piece = text[s:e]
-                    if (e, False) in seen or piece not in segs:
+                    if (e, False) in seen:
+                        continue
+                    if piece not in segs and not (_substantial(piece, TAIL_MIDDLE_MIN)
+                                                  and self._is_tail(piece)):
                         continue
                     if _substantial(piece, MIDDLE_MIN) or values[-1] and _punctuation(piece):
                         seen.add((e, False))
@@ -392,6 +513,10 @@ class Index:
         """'string' / 'code' (found directly), the pieces of a join, or None."""
         if part.kind == "class":
             return "string" if part.text in self.blob else None
+        if part.kind == "shape":
+            return "format" if self.shaped(part.text) else None
+        if part.kind in ("word", "glue"):
+            return "words" if all(self.has_word(w) for w in part.text.split()) else None
         how = self.direct(part.text)
         if how is not None:
             return how

@@ -137,7 +137,7 @@ def compute(alist: ArtifactList, cache: Cache, entries: Sequence[Entry], jobs: i
     plans = {s.key: plan_or_none(s.template) for s in sigs}
     kept = reusable(previous, sigs)
     wanted = sorted({part_key(p) for key, pl in plans.items() if pl and key not in kept
-                     for p in pl.parts})
+                     for p in (*pl.parts, *([pl.shape] if pl.shape else []))})
     manifests: dict[str, dict[str, Any]] = {}
     missing: list[str] = []
     for a in alist.artifacts:
@@ -223,8 +223,13 @@ def build(alist: ArtifactList, manifests: dict[str, dict[str, Any]], roots: list
         found: dict[str, set[str]] = {}
         joins: set[tuple[str, ...]] = set()
         source_pkg = alist.package_for_repo(source_repo(s.source) or "")
+        shape = part_key(pl.shape) if pl.shape else None
+        # a package whose releases print the template as one format string: only those count
+        shaped = {a.package for a in roots if shape and by_root[a.id].get(shape) is not None}
         for a in roots:
             res = by_root[a.id]
+            if a.package in shaped and res.get(shape or "") is None:
+                continue
             if all(res.get(k) is not None for k in keys):
                 found.setdefault(a.package, set()).add(a.version)
                 if a.id in bundles and source_pkg == "nccl":

@@ -524,3 +524,15 @@ def test_a_sibling_wording_does_not_count_where_the_line_is_one_format(tmp_path)
     sigs = mx.compute(alist, cache, [entry]).data["signatures"]
     assert sigs["fsdp-x/0"]["found"] == {"torch": ["2.0.1"]}
     assert sigs["fsdp-x/1"]["found"] == {"torch": ["1.8.1"]}
+
+
+def test_holes_outside_the_affected_versions_are_not_holes(tmp_path, monkeypatch, capsys):
+    """The page's `affects` says where the failure exists; a release outside it is no hole."""
+    root = _measured_project(tmp_path)
+    shutil.copytree(REPO / "provenance", root / "provenance", dirs_exist_ok=True,
+                    ignore=shutil.ignore_patterns("signatures.json"))
+    entry = root / "entries" / "ddp-fixture-unused.yaml"
+    entry.write_text(entry.read_text().replace('versions: ">= 1.0"', 'versions: ">= 2.0"', 1))
+    monkeypatch.chdir(root)
+    assert main(["provenance", "--holes"]) == 0
+    assert capsys.readouterr().out == ""

@@ -7,7 +7,8 @@
                                unchanged; measure only new and changed signatures (with
                                --from-cache: the usual command after editing signatures)
     provenance --holes         per entry, the scanned releases in which none of its
-                               signatures occurs (read from the committed matrix)
+                               signatures occurs, inside the ranges its `affects` gives
+                               (read from the committed matrix)
 
 Progress goes to stderr. Interrupting is safe: an artifact whose text is in the cache is
 never fetched again, and match results are cached per release stack.
@@ -160,7 +161,11 @@ def _holes(project: Project) -> int:
     if matrix is None:
         _err(f"error: no {mx.MATRIX_FILE}; run `python -m generator provenance` first")
         return 2
+    try:
+        alist = artifact_list.load(project.root)
+    except artifact_list.ArtifactListError:
+        alist = None  # holes without the entries' `affects` ranges
     entries = load_catalog(project).entries
-    for entry_id, title, text in mx.holes(matrix, entries):
+    for entry_id, title, text in mx.holes(matrix, entries, alist):
         print(f"{entry_id}: {title} {text}")
     return 0

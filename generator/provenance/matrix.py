@@ -356,9 +356,34 @@ def printed_by(root: Path, entries: Sequence[Entry]) -> dict[str, tuple[str, ...
             for e in entries}
 
 
-def holes(matrix: Matrix, entries: Sequence[Entry]) -> Iterator[tuple[str, str, str]]:
+def affected(entry: Entry, alist: ArtifactList) -> dict[str, list[Any]]:
+    """Package -> the version claims of the entry's `affects` items that name it ('PyTorch
+    FSDP1', versions '>= 1.12'): where the page says the failure exists. Items whose
+    versions the claim parser cannot read are left out."""
+    from . import claims  # claims reads ranges only; imported here to keep the module light
+
+    out: dict[str, list[Any]] = {}
+    for item in entry.affects:
+        words = [w.lower() for w in re.findall(r"[A-Za-z][\w-]*", item.system)]
+        package = next((p for w in words if (p := alist.package_for_alias(w))), None)
+        if package is None:
+            continue
+        def resolve(name: str | None, default: str = package) -> str | None:
+            return default if name is None else alist.package_for_alias(name)
+
+        parsed = claims.parse(item.versions, resolve)
+        for claim in parsed or []:
+            if claim.package == package and claim.spans:
+                out.setdefault(package, []).append(claim)
+    return out
+
+
+def holes(matrix: Matrix, entries: Sequence[Entry],
+          alist: ArtifactList | None = None) -> Iterator[tuple[str, str, str]]:
     """(entry id, package title, ranges) of scanned releases in which none of an entry's
-    signatures occurs, for each package in which at least one of them occurs."""
+    signatures occurs, for each package in which at least one of them occurs. With the
+    artifact list, a release outside every range the entry's `affects` gives for that
+    package is not a hole: the page says the failure does not exist there."""
     repos = {str(r).lower() for r in matrix.packages.get("nccl", {}).get("repos") or []}
     for e in sorted(entries, key=lambda e: e.id):
         union: dict[str, set[str]] = {}
@@ -368,13 +393,15 @@ def holes(matrix: Matrix, entries: Sequence[Entry]) -> Iterator[tuple[str, str, 
                 for pkg, versions in (rec.get("found") or {}).items():
                     union.setdefault(pkg, set()).update(versions)
         from_nccl = any((source_repo(sig.source) or "").lower() in repos for sig in e.signatures)
+        scope = affected(e, alist) if alist is not None else {}
         for pkg in matrix.scanned_all():
             if pkg not in union:
                 continue
             scanned = matrix.scanned(pkg)
             if not from_nccl:  # a torch binary's own NCCL counts for NCCL's text only
                 scanned = [v for v in scanned if v not in matrix.bundled(pkg)]
-            missing = [v for v in scanned if v not in union[pkg]]
+            missing = [v for v in scanned if v not in union[pkg]
+                       and (pkg not in scope or any(c.contains(v) for c in scope[pkg]))]
             text = ranges.format_runs(scanned, missing)
             if text:
                 yield e.id, matrix.titles[pkg], text

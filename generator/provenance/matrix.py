@@ -365,9 +365,10 @@ def affected(entry: Entry, alist: ArtifactList) -> dict[str, list[Any]]:
     out: dict[str, list[Any]] = {}
     for item in entry.affects:
         words = [w.lower() for w in re.findall(r"[A-Za-z][\w-]*", item.system)]
-        package = next((p for w in words if (p := alist.package_for_alias(w))), None)
-        if package is None:
+        named = {p for w in words if (p := alist.package_for_alias(w))}
+        if len(named) != 1:  # none, or several ('PyTorch Lightning'): not one package's range
             continue
+        package = named.pop()
         def resolve(name: str | None, default: str = package) -> str | None:
             return default if name is None else alist.package_for_alias(name)
 

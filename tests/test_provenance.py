@@ -310,6 +310,10 @@ def _resolve(name):
     ("PyTorch >= 1.13 with NCCL >= 2.12", [("torch", [((1, 13), None)], None)]),
     ("torch >= 0.4 (checked in 2.14.1)", [("torch", [((0, 4), None)], None), ("torch", [], "2.14.1")]),
     ("all versions", [("torch", [(None, None)], None)]),
+    ("all torch releases (1.6.0 to 2.14.1 wheels); RuntimeError up to 2.1", [("torch", [(None, None)], None)]),
+    ("all NCCL versions", [("nccl", [(None, None)], None)]),
+    ("torch 1.10 \u2013 1.12", [("torch", [((1, 10), (1, 12))], None)]),
+    ("all gloo versions bundled with torch", None),
     ("torch 2.x and late 1.x", None),
     ("torch 1.x (late) and 2.x", None),
     ("torch releases since mid-2021", None),
@@ -478,8 +482,8 @@ def test_plan_reads_data_a_runtime_formatted():
     # a template of values only is looked up as written (nothing of the release's own)
     assert plan("RuntimeError: Address already in use").parts == (
         Part("text", "Address already in use"),)
-    assert plan("one part {n}").shape is None
-    assert plan("a {n} b {n} c").shape == Part("shape", "a {n} b {n} c")
+    assert plan("one part {n}").layout is None
+    assert plan("a {n} b {n} c").layout == Part("layout", "a {n} b {n} c")
 
 
 def test_index_words_quoted_values_and_tails():
@@ -524,6 +528,19 @@ def test_a_sibling_wording_does_not_count_where_the_line_is_one_format(tmp_path)
     sigs = mx.compute(alist, cache, [entry]).data["signatures"]
     assert sigs["fsdp-x/0"]["found"] == {"torch": ["2.0.1"]}
     assert sigs["fsdp-x/1"]["found"] == {"torch": ["1.8.1"]}
+
+
+def test_a_line_composed_from_constants_keeps_the_part_by_part_answer():
+    """Constants without placeholders (C++ streams) are no sibling format."""
+    index = Index(["Expected all tensors to be on the same device, but found at least two devices, ",
+                   " and ", "Tensors {} and {}: expected all tensors to be on the same device"])
+    layout = plan("Expected all tensors to be on the same device, but found at least two devices, "
+                  "{token} and {token}!").layout
+    assert index.find(layout) is None
+    assert Index(["Expected all tensors to be on the same device, but found at least two "
+                  "devices, {} and {}!"]).find(layout) == "format"
+    assert Index(["Expected all tensors to be on the same device, but found at least two "
+                  "devices, {} (and more)"]).find(layout) == "sibling"
 
 
 def test_holes_outside_the_affected_versions_are_not_holes(tmp_path, monkeypatch, capsys):

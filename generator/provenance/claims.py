@@ -139,12 +139,21 @@ def _skip_parenthesis(rest: str) -> str:
     return ""
 
 
+_ALL = re.compile(r"^all ([A-Za-z][\w-]*(?: [A-Za-z][\w-]*)?) (?:versions|releases)\b", re.IGNORECASE)
+
+
 def parse(text: str, resolve: Callable[[str | None], str | None]) -> list[Claim] | None:
     """The claims in a `versions:` text, or None when it is not one of the simple forms.
 
     `resolve(name)` maps a package name in the text to a package key (None: unknown); with
-    None it gives the package of the signature's source."""
-    text = text.strip()
+    None it gives the package of the signature's source. 'all torch releases' reads as
+    'torch all versions'; an en dash separates a range like a hyphen."""
+    text = text.strip().replace("\u2013", "-")
+    m = _ALL.match(text)
+    named = resolve(m.group(1)) if m else None
+    if m and named is not None:
+        return parse("all versions" + text[m.end():],
+                     lambda name: named if name is None else resolve(name))
     first = _clause(text, resolve)
     if first is None:
         if re.match(r"checked in ", text, re.IGNORECASE):  # only 'checked in [package] X.Y.Z'

@@ -40,13 +40,14 @@ A template is split at its typed holes by the template tokenizer the checker use
    state-dict key the release formats through a placeholder). The last piece of a join may
    also be the end of a longer string (``TAIL_MIDDLE_MIN`` characters or more): constants
    stored without a terminating NUL run into the bytes before them.
-6. **The whole line as one format string** (kind ``shape``): a template with holes between
+6. **The whole line as one format string** (kind ``layout``): a template with holes between
    its literal parts is also looked up as a format string of the release, each hole a
    placeholder (``Failed to clone() tensor with name {} on rank {}. This may mean``). Its
-   parts alone can be found in a release that prints a sibling wording (the same words,
-   another arrangement); so where a package's releases print the template as one format
-   string, only those releases count for it (matrix.py). A line composed by C++ streams is
-   never one string and keeps the part-by-part answer.
+   parts alone can be found in a release that prints a *sibling* wording: the same words in
+   another arrangement. So a release whose format strings hold the template's longest
+   literal part (``LAYOUT_ANCHOR_MIN`` characters or more) but none of them as the template
+   does not count for it (matrix.py). A line composed by C++ streams is never one format
+   string (its constants hold no placeholder) and keeps the part-by-part answer.
 
 Matching is cached per (release stack, part): see ``cache.py``.
 """
@@ -64,13 +65,14 @@ from dataclasses import dataclass
 from ..matching.templates import TemplateError
 from ..matching.templates import _tokenize as tokenize  # the one tokenizer of templates
 
-MATCHER_VERSION = 7  # bump when the rules below change; cached match results are redone
+MATCHER_VERSION = 9  # bump when the rules below change; cached match results are redone
 MAX_PIECES = 5
 FIRST_MIN = 10  # the first piece of a join: the constant it starts from
 MIDDLE_MIN = 7  # a whole segment in the middle ('SeqNum=', a value such as 'out of memory')
 WHOLE_FIRST_MIN = 7  # a first piece shorter than FIRST_MIN: a whole string ("shape '")
 TAIL_MIDDLE_MIN = 16  # a middle piece that is the tail of a longer string (linker merging)
 GLUE_MAX = 8  # the pieces of a glue part between its values
+LAYOUT_ANCHOR_MIN = 8  # a literal part this long in another format string makes it a sibling
 LAST_MIN = 4  # the last piece, unless it is punctuation ("'", ')')
 MAX_VALUES = 3  # values written into the template where the release prints a placeholder
 FIT_MIN = 5  # a format string matched with values: its own text in the part, at least
@@ -122,7 +124,7 @@ _WORD = re.compile(r"[A-Za-z0-9_]+")
 class Part:
     """One thing to find: a literal run of the template, or an exception class name."""
 
-    kind: str  # "text" | "class" | "word" (a name, found as a whole word) | "glue" (words)
+    kind: str  # "text" | "class" | "word" (a whole word) | "glue" (words) | "layout" (rule 6)
     text: str
 
 
@@ -130,7 +132,7 @@ class Part:
 class Plan:
     parts: tuple[Part, ...]
     runtime: tuple[str, ...]  # prefixes printed by a language runtime, not looked for
-    shape: Part | None = None  # the whole template as one format string (rule 6)
+    layout: Part | None = None  # the whole template as one format string (rule 6)
 
 
 def _is_builtin_exception(name: str) -> bool:
@@ -165,11 +167,11 @@ def plan(template: str) -> Plan:
             parts.extend(_data_parts(text, runtime))
     if parts and all(p.kind == "glue" for p in parts):  # nothing of the release's own: look
         parts = [Part("text", text.strip()) for text in literals if text.strip()]  # it up as is
-    shape = None
+    layout = None
     if sum(1 for p in parts if p.kind == "text") >= 2 and all(p.kind in ("text", "class") for p in parts):
         at = sum(map(len, runtime)) + (len(parts[0].text) + 2 if parts[0].kind == "class" else 0)
-        shape = Part("shape", template[at:].strip())
-    return Plan(tuple(parts), tuple(runtime), shape)
+        layout = Part("layout", template[at:].strip())
+    return Plan(tuple(parts), tuple(runtime), layout)
 
 
 def _data_parts(text: str, runtime: list[str]) -> list[Part]:
@@ -271,6 +273,12 @@ def _anchored(pieces: tuple[str, ...]) -> bool:
     return any(_substantial(p, least) for p in pieces)
 
 
+def _short_first(piece: str) -> bool:
+    """A first piece under FIRST_MIN that may still start a join when it is a whole string:
+    one with punctuation inside (', OpType=', "shape '"), not a lone word ('Integer')."""
+    return _substantial(piece, WHOLE_FIRST_MIN) and re.search(r"[^\w\s]", piece.strip()) is not None
+
+
 def _split_format(line: str) -> list[str]:
     """A format string as [text, text, ...], one more text than placeholders."""
     return PLACEHOLDER.split(line)
@@ -324,6 +332,12 @@ def _fit_rest(rest: str, texts: list[str], values: int,
     return None
 
 
+_PH = "(?:" + PLACEHOLDER.pattern + ")"
+# what a hole stands for in a format string: one placeholder; a {token} may be printed by
+# several with text between ('%s(%d)'), a {text} by anything that holds one
+_SHAPE_HOLES = {"token": r"[^\s]*?" + _PH + r"[^\s]*?", "text": ".*?" + _PH + ".*?"}
+
+
 class Index:
     """The text of one release stack, ready for lookups.
 
@@ -356,25 +370,30 @@ class Index:
         self._heads = sorted(segs)
         self._tails = sorted(s[::-1] for s in segs)
 
-    def shaped(self, template: str) -> bool:
-        """Some string of the release is `template` with a format placeholder at each hole
-        (whole lines of the string table only; code lines are not formats)."""
+    def layout(self, template: str) -> str | None:
+        """'format': some string of the release is `template` with a format placeholder at
+        each hole; 'sibling': none is, but a string with a placeholder holds the template's
+        longest literal part (another arrangement of the same words); else None. Whole
+        strings of the string table only (code lines are not formats)."""
         pieces = tokenize(template)
-        literals = [text for kind, text, _ in pieces if kind == "lit"]
+        literals = [text.strip() for kind, text, _ in pieces if kind == "lit"]
         if not literals:
-            return False
+            return None
         pattern = re.compile("".join(
-            re.escape(text) if kind == "lit" else "(?:" + PLACEHOLDER.pattern + ")"
+            re.escape(text) if kind == "lit" else _SHAPE_HOLES.get(text, _PH)
             for kind, text, _ in pieces))
         anchor = max(literals, key=len)
+        sibling = False
         at = self.blob.find(anchor)
         while at != -1:
             start = self.blob.rfind("\n", 0, at) + 1
             end = self.blob.find("\n", at)
             if pattern.search(self.blob, start, end):
-                return True
+                return "format"
+            sibling = sibling or (len(anchor) >= LAYOUT_ANCHOR_MIN
+                                  and PLACEHOLDER.search(self.blob, start, end) is not None)
             at = self.blob.find(anchor, end)
-        return False
+        return "sibling" if sibling else None
 
     def has_word(self, word: str) -> bool:
         """`word` occurs as a whole word in the strings or code lines."""
@@ -442,7 +461,7 @@ class Index:
         frontier: list[State] = [
             (e, (text[:e],), (False,)) for e in range(n - 1, 0, -1)
             if (_substantial(text[:e], FIRST_MIN) or _punctuation(text[:e])
-                or _substantial(text[:e], WHOLE_FIRST_MIN) and self._is_whole(text[:e]))
+                or _short_first(text[:e]) and self._is_whole(text[:e]))
             and self._is_tail(text[:e])]
         seen = {(e, False) for e, _, _ in frontier}
         while frontier:
@@ -513,8 +532,8 @@ class Index:
         """'string' / 'code' (found directly), the pieces of a join, or None."""
         if part.kind == "class":
             return "string" if part.text in self.blob else None
-        if part.kind == "shape":
-            return "format" if self.shaped(part.text) else None
+        if part.kind == "layout":
+            return self.layout(part.text)
         if part.kind in ("word", "glue"):
             return "words" if all(self.has_word(w) for w in part.text.split()) else None
         how = self.direct(part.text)

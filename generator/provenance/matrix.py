@@ -137,7 +137,7 @@ def compute(alist: ArtifactList, cache: Cache, entries: Sequence[Entry], jobs: i
     plans = {s.key: plan_or_none(s.template) for s in sigs}
     kept = reusable(previous, sigs)
     wanted = sorted({part_key(p) for key, pl in plans.items() if pl and key not in kept
-                     for p in (*pl.parts, *([pl.shape] if pl.shape else []))})
+                     for p in (*pl.parts, *([pl.layout] if pl.layout else []))})
     manifests: dict[str, dict[str, Any]] = {}
     missing: list[str] = []
     for a in alist.artifacts:
@@ -223,12 +223,16 @@ def build(alist: ArtifactList, manifests: dict[str, dict[str, Any]], roots: list
         found: dict[str, set[str]] = {}
         joins: set[tuple[str, ...]] = set()
         source_pkg = alist.package_for_repo(source_repo(s.source) or "")
-        shape = part_key(pl.shape) if pl.shape else None
-        # a package whose releases print the template as one format string: only those count
-        shaped = {a.package for a in roots if shape and by_root[a.id].get(shape) is not None}
+        layout = part_key(pl.layout) if pl.layout else ""
+        # a part that a package holds as one string in some release is not spelled out of
+        # fragments in another release of it: such a join is a coincidence
+        whole = {(a.package, k) for a in roots for k in keys
+                 if by_root[a.id].get(k) in ("string", "code")}
         for a in roots:
             res = by_root[a.id]
-            if a.package in shaped and res.get(shape or "") is None:
+            if res.get(layout) == "sibling":  # the release prints another arrangement
+                continue
+            if any(isinstance(res.get(k), list) and (a.package, k) in whole for k in keys):
                 continue
             if all(res.get(k) is not None for k in keys):
                 found.setdefault(a.package, set()).add(a.version)

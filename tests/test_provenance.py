@@ -483,7 +483,7 @@ def test_plan_reads_data_a_runtime_formatted():
     assert plan("RuntimeError: Address already in use").parts == (
         Part("text", "Address already in use"),)
     assert plan("one part {n}").layout is None
-    assert plan("a {n} b {n} c").layout == Part("layout", "a {n} b {n} c")
+    assert plan("a {n} b {n} c").layout == Part("arrangement", "a {n} b {n} c")
 
 
 def test_index_words_quoted_values_and_tails():
@@ -540,7 +540,7 @@ def test_a_line_composed_from_constants_keeps_the_part_by_part_answer():
     assert Index(["Expected all tensors to be on the same device, but found at least two "
                   "devices, {} and {}!"]).find(layout) == "format"
     assert Index(["Expected all tensors to be on the same device, but found at least two "
-                  "devices, {} (and more)"]).find(layout) == "sibling"
+                  "devices, {} or {}!"]).find(layout) == "sibling"
 
 
 def test_holes_outside_the_affected_versions_are_not_holes(tmp_path, monkeypatch, capsys):

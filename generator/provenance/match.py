@@ -40,14 +40,16 @@ A template is split at its typed holes by the template tokenizer the checker use
    state-dict key the release formats through a placeholder). The last piece of a join may
    also be the end of a longer string (``TAIL_MIDDLE_MIN`` characters or more): constants
    stored without a terminating NUL run into the bytes before them.
-6. **The whole line as one format string** (kind ``layout``): a template with holes between
+6. **The whole line as one format string** (kind ``arrangement``): a template with holes between
    its literal parts is also looked up as a format string of the release, each hole a
-   placeholder (``Failed to clone() tensor with name {} on rank {}. This may mean``). Its
+   placeholder, or text the hole matches (``Failed to clone() tensor with name {} on rank
+   {}. This may mean``; ``... on CUDA device {} but ...`` for ``on {word} device {n}``). Its
    parts alone can be found in a release that prints a *sibling* wording: the same words in
-   another arrangement. So a release whose format strings hold the template's longest
-   literal part (``LAYOUT_ANCHOR_MIN`` characters or more) but none of them as the template
-   does not count for it (matrix.py). A line composed by C++ streams is never one format
-   string (its constants hold no placeholder) and keeps the part-by-part answer.
+   another arrangement. So a release with a format string that holds the template's first
+   and last literal parts (the longer one ``LAYOUT_ANCHOR_MIN`` characters or more) but no
+   format string of the template itself does not count for it (matrix.py). A line composed
+   by C++ streams is never one format string (its constants hold no placeholder) and keeps
+   the part-by-part answer.
 
 Matching is cached per (release stack, part): see ``cache.py``.
 """
@@ -62,10 +64,10 @@ import signal
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
-from ..matching.templates import TemplateError
+from ..matching.templates import HOLES, TemplateError
 from ..matching.templates import _tokenize as tokenize  # the one tokenizer of templates
 
-MATCHER_VERSION = 9  # bump when the rules below change; cached match results are redone
+MATCHER_VERSION = 10  # bump when the rules below change; cached match results are redone
 MAX_PIECES = 5
 FIRST_MIN = 10  # the first piece of a join: the constant it starts from
 MIDDLE_MIN = 7  # a whole segment in the middle ('SeqNum=', a value such as 'out of memory')
@@ -124,7 +126,7 @@ _WORD = re.compile(r"[A-Za-z0-9_]+")
 class Part:
     """One thing to find: a literal run of the template, or an exception class name."""
 
-    kind: str  # "text" | "class" | "word" (a whole word) | "glue" (words) | "layout" (rule 6)
+    kind: str  # "text" | "class" | "word" (a whole word) | "glue" (words) | "arrangement" (rule 6)
     text: str
 
 
@@ -170,7 +172,7 @@ def plan(template: str) -> Plan:
     layout = None
     if sum(1 for p in parts if p.kind == "text") >= 2 and all(p.kind in ("text", "class") for p in parts):
         at = sum(map(len, runtime)) + (len(parts[0].text) + 2 if parts[0].kind == "class" else 0)
-        layout = Part("layout", template[at:].strip())
+        layout = Part("arrangement", template[at:].strip())
     return Plan(tuple(parts), tuple(runtime), layout)
 
 
@@ -373,16 +375,18 @@ class Index:
     def layout(self, template: str) -> str | None:
         """'format': some string of the release is `template` with a format placeholder at
         each hole; 'sibling': none is, but a string with a placeholder holds the template's
-        longest literal part (another arrangement of the same words); else None. Whole
-        strings of the string table only (code lines are not formats)."""
+        first and last literal parts (another arrangement of the same words); else None.
+        Whole strings of the string table only (code lines are not formats)."""
         pieces = tokenize(template)
         literals = [text.strip() for kind, text, _ in pieces if kind == "lit"]
         if not literals:
             return None
         pattern = re.compile("".join(
-            re.escape(text) if kind == "lit" else _SHAPE_HOLES.get(text, _PH)
+            re.escape(text) if kind == "lit"
+            else "(?:" + _SHAPE_HOLES.get(text, _PH) + "|" + HOLES[text][0] + ")"
             for kind, text, _ in pieces))
         anchor = max(literals, key=len)
+        ends = [x for x in (literals[0], literals[-1]) if x and x != anchor]
         sibling = False
         at = self.blob.find(anchor)
         while at != -1:
@@ -391,7 +395,8 @@ class Index:
             if pattern.search(self.blob, start, end):
                 return "format"
             sibling = sibling or (len(anchor) >= LAYOUT_ANCHOR_MIN
-                                  and PLACEHOLDER.search(self.blob, start, end) is not None)
+                                  and PLACEHOLDER.search(self.blob, start, end) is not None
+                                  and all(self.blob.find(x, start, end) != -1 for x in ends))
             at = self.blob.find(anchor, end)
         return "sibling" if sibling else None
 
@@ -532,7 +537,7 @@ class Index:
         """'string' / 'code' (found directly), the pieces of a join, or None."""
         if part.kind == "class":
             return "string" if part.text in self.blob else None
-        if part.kind == "layout":
+        if part.kind == "arrangement":
             return self.layout(part.text)
         if part.kind in ("word", "glue"):
             return "words" if all(self.has_word(w) for w in part.text.split()) else None

@@ -224,15 +224,9 @@ def build(alist: ArtifactList, manifests: dict[str, dict[str, Any]], roots: list
         joins: set[tuple[str, ...]] = set()
         source_pkg = alist.package_for_repo(source_repo(s.source) or "")
         layout = part_key(pl.layout) if pl.layout else ""
-        # a part that a package holds as one string in some release is not spelled out of
-        # fragments in another release of it: such a join is a coincidence
-        whole = {(a.package, k) for a in roots for k in keys
-                 if by_root[a.id].get(k) in ("string", "code")}
         for a in roots:
             res = by_root[a.id]
             if res.get(layout) == "sibling":  # the release prints another arrangement
-                continue
-            if any(isinstance(res.get(k), list) and (a.package, k) in whole for k in keys):
                 continue
             if all(res.get(k) is not None for k in keys):
                 found.setdefault(a.package, set()).add(a.version)

@@ -506,6 +506,9 @@ def test_index_words_quoted_values_and_tails():
     # a last piece that ends a string whose start ran into other bytes
     assert index.find(Part("text", "is running collective: CollectiveFingerPrint(")) == [
         "is running collective: ", "CollectiveFingerPrint("]
+    # ... also with the blank before the template's next hole
+    assert Index(["unhandled cuda error", "$tI, NCCL version "]).find(
+        Part("text", "unhandled cuda error, NCCL version")) == ["unhandled cuda error", ", NCCL version"]
 
 
 def test_a_sibling_wording_does_not_count_where_the_line_is_one_format(tmp_path):
@@ -553,3 +556,20 @@ def test_holes_outside_the_affected_versions_are_not_holes(tmp_path, monkeypatch
     monkeypatch.chdir(root)
     assert main(["provenance", "--holes"]) == 0
     assert capsys.readouterr().out == ""
+
+
+def test_fragments_after_the_last_release_that_held_the_text_whole_do_not_count(tmp_path):
+    spec = {"packages": {"torch": {"title": "torch", "repos": ["pytorch/pytorch"]}},
+            "artifacts": [{"id": f"torch-{v}", "package": "torch", "dist": "torch", "version": v}
+                          for v in ("1.8.1", "1.13.1", "2.1.2")]}
+    texts = {"torch-1.8.1": ["`FlatParameter` does not support", " nesting at all"],  # 2 pieces
+             "torch-1.13.1": ["`FlatParameter` does not support nesting"],
+             "torch-2.1.2": ["Cannot flatten a `FlatParameter`", " does not support ", "nesting"]}
+    alist = artifacts.parse(spec)
+    cache = Cache(tmp_path / "cache")
+    for a in alist.artifacts:
+        cache.store(a.id, texts[a.id], [], {"id": a.id, "file": "f", "sha256": "0"})
+    entry = _entry("fsdp-y", Signature("`FlatParameter` does not support nesting",
+                                       "pytorch/pytorch a.py (f)"))
+    found = mx.compute(alist, cache, [entry]).data["signatures"]["fsdp-y/0"]["found"]
+    assert found == {"torch": ["1.8.1", "1.13.1"]}

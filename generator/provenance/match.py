@@ -38,15 +38,17 @@ A template is split at its typed holes by the template tokenizer the checker use
    A template needs at least one part that is not glue.
 5. A part may end inside a value: a quoted name cut short (``"module.``, the start of a
    state-dict key the release formats through a placeholder). The last piece of a join may
-   also be the end of a longer string (``TAIL_MIDDLE_MIN`` characters or more): constants
-   stored without a terminating NUL run into the bytes before them.
+   also be the end of a longer string (``TAIL_LAST_MIN`` characters or more, with or without
+   the blank that precedes the template's next hole): constants stored without a
+   terminating NUL run into the bytes before them (``$tI, NCCL version ``).
 6. **The whole line as one format string** (kind ``arrangement``): a template with holes between
    its literal parts is also looked up as a format string of the release, each hole a
    placeholder, or text the hole matches (``Failed to clone() tensor with name {} on rank
    {}. This may mean``; ``... on CUDA device {} but ...`` for ``on {word} device {n}``). Its
    parts alone can be found in a release that prints a *sibling* wording: the same words in
-   another arrangement. So a release with a format string that holds the template's first
-   and last literal parts (the longer one ``LAYOUT_ANCHOR_MIN`` characters or more) but no
+   another arrangement. So a release with a format string that holds the template's
+   longest literal part (``LAYOUT_ANCHOR_MIN`` characters or more) and the words of its
+   first and last literal parts, but no
    format string of the template itself does not count for it (matrix.py). A line composed
    by C++ streams is never one format string (its constants hold no placeholder) and keeps
    the part-by-part answer.
@@ -67,12 +69,13 @@ from dataclasses import dataclass
 from ..matching.templates import HOLES, TemplateError
 from ..matching.templates import _tokenize as tokenize  # the one tokenizer of templates
 
-MATCHER_VERSION = 10  # bump when the rules below change; cached match results are redone
+MATCHER_VERSION = 12  # bump when the rules below change; cached match results are redone
 MAX_PIECES = 5
 FIRST_MIN = 10  # the first piece of a join: the constant it starts from
 MIDDLE_MIN = 7  # a whole segment in the middle ('SeqNum=', a value such as 'out of memory')
 WHOLE_FIRST_MIN = 7  # a first piece shorter than FIRST_MIN: a whole string ("shape '")
 TAIL_MIDDLE_MIN = 16  # a middle piece that is the tail of a longer string (linker merging)
+TAIL_LAST_MIN = 12  # a last piece that ends a string (its blank before a hole included)
 GLUE_MAX = 8  # the pieces of a glue part between its values
 LAYOUT_ANCHOR_MIN = 8  # a literal part this long in another format string makes it a sibling
 LAST_MIN = 4  # the last piece, unless it is punctuation ("'", ')')
@@ -386,7 +389,9 @@ class Index:
             else "(?:" + _SHAPE_HOLES.get(text, _PH) + "|" + HOLES[text][0] + ")"
             for kind, text, _ in pieces))
         anchor = max(literals, key=len)
-        ends = [x for x in (literals[0], literals[-1]) if x and x != anchor]
+        # the first and last literal parts, without the punctuation next to their holes
+        ends = [y for x in (literals[0], literals[-1]) if x != anchor
+                and (y := x.strip(" ,.;:!?'\"()[]{}<>=-"))]
         sibling = False
         at = self.blob.find(anchor)
         while at != -1:
@@ -475,8 +480,9 @@ class Index:
                 own = tuple(p for p, v in zip(pieces, values, strict=True) if not v)
                 last_ok = (_substantial(rest, LAST_MIN) or _punctuation(rest)
                            or len(rest) >= WHOLE_LAST_MIN and self._is_whole(rest))
-                if last_ok and (self._is_head(rest) or _substantial(rest, TAIL_MIDDLE_MIN)
-                                and self._is_tail(rest)) and _anchored((*own, rest)):
+                if last_ok and (self._is_head(rest) or _substantial(rest, TAIL_LAST_MIN)
+                                and (self._is_tail(rest) or self._is_tail(rest + " ")))\
+                        and _anchored((*own, rest)):
                     return [*pieces, rest]
                 if not values[-1] and sum(values) < MAX_VALUES and _number_at(text, s) == n \
                         and _anchored(own):

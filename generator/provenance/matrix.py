@@ -188,6 +188,25 @@ def _bundled_nccl(manifest: dict[str, Any], stack: list[Artifact]) -> str | None
     return found[0] if len(found) == 1 else None
 
 
+LEFTOVER_PIECES = 3  # a join of this many pieces or more, see _last_whole
+
+
+def _last_whole(roots: list[Artifact], by_root: dict[str, dict[str, Any]],
+                keys: list[str]) -> dict[str, dict[str, tuple[int, ...]]]:
+    """Package -> part -> the newest release that holds the part as one string. A message
+    that a package stored whole and then removed is, in a later release, spelled out of
+    three or more fragments of other texts only by coincidence (`FlatParameter` + ' does
+    not support ' + 'nesting'); such joins do not count. An older release may still hold
+    it as pieces (the wording was joined into one constant later)."""
+    out: dict[str, dict[str, tuple[int, ...]]] = {}
+    for a in roots:
+        for k in keys:
+            if by_root[a.id].get(k) in ("string", "code"):
+                best = out.setdefault(a.package, {})
+                best[k] = max(best.get(k, ()), ranges.version_key(a.version))
+    return out
+
+
 def build(alist: ArtifactList, manifests: dict[str, dict[str, Any]], roots: list[Artifact],
           by_root: dict[str, dict[str, Any]], sigs: list[Signature],
           plans: dict[str, Any], kept: dict[str, dict[str, Any]] | None = None) -> dict[str, Any]:
@@ -224,10 +243,15 @@ def build(alist: ArtifactList, manifests: dict[str, dict[str, Any]], roots: list
         joins: set[tuple[str, ...]] = set()
         source_pkg = alist.package_for_repo(source_repo(s.source) or "")
         layout = part_key(pl.layout) if pl.layout else ""
+        last_whole = _last_whole(roots, by_root, keys)
         for a in roots:
             res = by_root[a.id]
             if res.get(layout) == "sibling":  # the release prints another arrangement
                 continue
+            if any(isinstance(res.get(k), list) and len(res[k]) >= LEFTOVER_PIECES
+                   and k in last_whole.get(a.package, {})
+                   and ranges.version_key(a.version) > last_whole[a.package][k] for k in keys):
+                continue  # spelled from fragments after the release that last held it whole
             if all(res.get(k) is not None for k in keys):
                 found.setdefault(a.package, set()).add(a.version)
                 if a.id in bundles and source_pkg == "nccl":

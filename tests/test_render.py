@@ -109,3 +109,73 @@ def test_errors_block_rendering(project):
     result = pipeline.check_and_render(project)
     assert [p.code for p in result.errors] == ["E105"]
     assert not (project.docs_dir / "failures").exists()
+
+
+COVERAGE_TAXONOMY = """\
+taxonomy:
+  - section: "DDP"
+    ids:
+      - ddp-fixture-unused
+      - ddp-open-kind
+      - ddp-never-seen
+  - section: "NCCL"
+    ids:
+      - nccl-fixture-timeout
+sample:
+  threads: 6
+  date: "2026-12-03"
+  method: research/SAMPLING.md
+frequency:
+  - id: ddp-open-kind
+    count: 3
+    examples:
+      - https://github.com/example/project/issues/1
+  - id: ddp-fixture-unused
+    count: 2
+  - id: nccl-fixture-timeout
+    count: 1
+"""
+
+
+def test_coverage_page_ranks_kinds_by_frequency_and_marks_open_ones(project):
+    (project.entries_dir / "taxonomy.yaml").write_text(COVERAGE_TAXONOMY, encoding="utf-8")
+    render(project)
+    page = (project.docs_dir / "browse" / "coverage.md").read_text(encoding="utf-8")
+    # the share of sampled threads whose kind has an entry: (2 + 1) of 6
+    assert "**3 of 6 sampled threads (50.0%) are of a kind that has an entry**" in page
+    assert "1 kinds seen in the sample, 3 threads in all, have none yet" in page
+    ranking = page.split("{#frequency}")[1].split("\n## ")[0]
+    rows = [line for line in ranking.splitlines() if line.startswith("| ") and "Rank" not in line]
+    assert [r.split(" | ")[1] for r in rows] == [
+        "`ddp-open-kind`", "[`ddp-fixture-unused`](../failures/ddp-fixture-unused.md)",
+        "[`nccl-fixture-timeout`](../failures/nccl-fixture-timeout.md)"]
+    assert "| 1 | `ddp-open-kind` | 3 of 6 | **open** | [1](https://github.com/example/project/issues/1) |" in page
+    # in each section the most frequent kind comes first, and an unseen kind reads 0 of M
+    ddp = page.split("## DDP")[1].split("\n## ")[0]
+    assert ddp.index("`ddp-open-kind` | 3 of 6") < ddp.index("`ddp-fixture-unused` | 2 of 6") \
+        < ddp.index("`ddp-never-seen` | 0 of 6")
+
+
+def test_coverage_page_without_a_sample_shows_no_frequencies(project):
+    taxonomy = COVERAGE_TAXONOMY.split("sample:")[0]
+    (project.entries_dir / "taxonomy.yaml").write_text(taxonomy, encoding="utf-8")
+    render(project)
+    page = (project.docs_dir / "browse" / "coverage.md").read_text(encoding="utf-8")
+    assert "{#frequency}" not in page and " of 6" not in page
+    assert "| `ddp-never-seen` |  | not written yet | | | |" in page
+
+
+def test_coverage_figures():
+    from generator.entries.model import KindFrequency, TaxonomySample, TaxonomySection
+    from generator.site.coverage import coverage
+
+    sections = (TaxonomySection("A", ("a-one", "a-two")), TaxonomySection("B", ("b-one", "a-one")))
+    cov = coverage(sections, TaxonomySample(threads=10, date="2026-12-03"),
+                   (KindFrequency("a-two", 6), KindFrequency("b-one", 4),
+                    KindFrequency("a-one", 0)), entry_ids={"b-one"})
+    assert [k.id for k in cov.ranked] == ["a-two", "b-one"]  # seen kinds only, most frequent first
+    assert (cov.covered, cov.covered_percent, cov.open_threads) == (4, 40.0, 6)
+    assert [k.id for k in cov.open] == ["a-two"]
+    # a kind listed in two sections appears in the first one only
+    assert [[k.id for k in rows] for _, rows in cov.sections] == [["a-two", "a-one"], ["b-one"]]
+    assert coverage(sections, None, (), entry_ids=()).threads == 0

@@ -24,9 +24,11 @@ from .model import (
     BenignTemplate,
     Entry,
     Group,
+    KindFrequency,
     ModelError,
     Role,
     Stack,
+    TaxonomySample,
     TaxonomySection,
     Vocabulary,
 )
@@ -65,6 +67,8 @@ class Catalog:
     benign: tuple[BenignTemplate, ...]
     taxonomy: tuple[TaxonomySection, ...]
     vocabulary: Vocabulary
+    sample: TaxonomySample | None = None  # taxonomy.yaml `sample:`
+    frequency: tuple[KindFrequency, ...] = ()  # taxonomy.yaml `frequency:`, file order
 
     @property
     def project(self) -> Project:
@@ -172,7 +176,17 @@ def catalog_from(sources: Sources, entry_from: Callable[[Document], Entry] = mod
         benign=tuple(b for _, b in _typed(BenignTemplate, sources.benign, "benign")),
         taxonomy=tuple(s for _, s in _typed(TaxonomySection, sources.taxonomy, "taxonomy")),
         vocabulary=vocabulary_from(sources),
+        sample=_sample(sources.taxonomy),
+        frequency=tuple(f for _, f in _typed(KindFrequency, sources.taxonomy, "frequency")),
     )
+
+
+def _sample(doc: Document | None) -> TaxonomySample | None:
+    data = doc.data.get("sample") if doc is not None and isinstance(doc.data, dict) else None
+    try:
+        return model.build(TaxonomySample, data) if isinstance(data, dict) else None
+    except ModelError:
+        return None
 
 
 def vocabulary_from(sources: Sources) -> Vocabulary:

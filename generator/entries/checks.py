@@ -6,7 +6,9 @@ cross-entry checks take the whole catalog. Nothing here prints or exits.
 
 from __future__ import annotations
 
+import csv
 import re
+from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -401,9 +403,118 @@ def check_vocabulary_file(catalog: Catalog) -> list[Problem]:
     return out
 
 
+MAX_EXAMPLES = 3  # example threads per kind in taxonomy.yaml `frequency`
+
+
+def _sample_counts(path: Path) -> Counter[str] | str:
+    """Kinds counted in a sample file (TSV with a `kind` column), or why it cannot be read."""
+    try:
+        with path.open(encoding="utf-8", newline="") as f:
+            reader = csv.DictReader(f, dialect="excel-tab")
+            if "kind" not in (reader.fieldnames or ()):
+                return "has no 'kind' column"
+            return Counter((row.get("kind") or "").strip() for row in reader)
+    except (OSError, UnicodeDecodeError, csv.Error) as exc:
+        return f"cannot be read ({exc.__class__.__name__})"
+
+
+def check_taxonomy_file(catalog: Catalog) -> list[Problem]:
+    """taxonomy.yaml: the schema, kind ids, and the frequency counts against the sample."""
+    doc = catalog.sources.taxonomy
+    out = _definition_file(doc, schema.TAXONOMY_FILE)
+    if doc is None or not isinstance(doc.data, dict):
+        return out
+    listed: set[str] = set()
+    for i, section in enumerate(_items(doc.data, "taxonomy")):
+        for j, kind in enumerate(_items(section, "ids")):
+            if not isinstance(kind, str):
+                continue
+            path = ("taxonomy", i, "ids", j)
+            if not _ID.match(kind):
+                out.append(_problem(doc, path, "E130",
+                                    f"kind '{kind}' is not lowercase kebab-case with an area "
+                                    "prefix (e.g. nccl-duplicate-gpu)"))
+            elif kind in listed:
+                out.append(_problem(doc, path, "W201", f"kind '{kind}' is listed twice in 'taxonomy'"))
+            listed.add(kind)
+    sample = doc.data.get("sample")
+    threads = sample.get("threads") if isinstance(sample, dict) else None
+    threads = threads if isinstance(threads, int) and not isinstance(threads, bool) else None
+    if isinstance(sample, dict) and isinstance(sample.get("date"), str) \
+            and not _DATE.match(sample["date"]):
+        out.append(_problem(doc, ("sample", "date"), "E123",
+                            f"'sample.date' is '{sample['date']}'; write YYYY-MM-DD"))
+    if threads is not None and threads < 1:
+        out.append(_problem(doc, ("sample", "threads"), "E130",
+                            f"'sample.threads' is {threads}; a sample has at least one thread"))
+    counted: dict[str, int] = {}
+    for i, item in enumerate(_items(doc.data, "frequency")):
+        if not isinstance(item, dict):
+            continue
+        kind, count = item.get("id"), item.get("count")
+        if isinstance(kind, str):
+            if kind in counted:
+                out.append(_problem(doc, ("frequency", i, "id"), "E130",
+                                    f"kind '{kind}' has two frequencies"))
+            elif kind not in listed:
+                out.append(_problem(doc, ("frequency", i, "id"), "E130",
+                                    f"kind '{kind}' has a frequency but no section of "
+                                    "'taxonomy' lists it; add it to a section"))
+        if isinstance(count, int) and not isinstance(count, bool):
+            if count < 0:
+                out.append(_problem(doc, ("frequency", i, "count"), "E130",
+                                    f"count {count} is negative"))
+            elif threads is not None and count > threads:
+                out.append(_problem(doc, ("frequency", i, "count"), "E130",
+                                    f"count {count} is larger than the sample "
+                                    f"('sample.threads' is {threads})"))
+            if isinstance(kind, str):
+                counted.setdefault(kind, count)
+        examples = item.get("examples")
+        if isinstance(examples, list) and len(examples) > MAX_EXAMPLES:
+            out.append(_problem(doc, ("frequency", i, "examples"), "E130",
+                                f"{len(examples)} example threads; list at most {MAX_EXAMPLES}"))
+        for j, url in enumerate(examples if isinstance(examples, list) else ()):
+            if isinstance(url, str) and not re.match(r"^https://[^\s/]+\.[^\s]+$", url):
+                out.append(_problem(doc, ("frequency", i, "examples", j), "E130",
+                                    f"example '{url}' is not an https:// URL"))
+    if counted and threads is not None and sum(counted.values()) != threads:
+        out.append(_problem(doc, ("sample", "threads"), "E130",
+                            f"the frequency counts add up to {sum(counted.values())}, but "
+                            f"'sample.threads' is {threads}; each thread has one kind"))
+    data = sample.get("data") if isinstance(sample, dict) else None
+    if isinstance(data, str) and data.strip():
+        out.extend(_check_sample_file(catalog, doc, data.strip(), threads, counted))
+    return out
+
+
+def _check_sample_file(catalog: Catalog, doc: Document, data: str, threads: int | None,
+                       counted: dict[str, int]) -> list[Problem]:
+    """The counts in taxonomy.yaml must be the counts of the sample file they cite."""
+    where = ("sample", "data")
+    path = catalog.project.root / data
+    if not path.is_file():
+        return [_problem(doc, where, "E130", f"sample file '{data}' does not exist")]
+    found = _sample_counts(path)
+    if isinstance(found, str):
+        return [_problem(doc, where, "E130", f"sample file '{data}' {found}")]
+    out = []
+    if threads is not None and sum(found.values()) != threads:
+        out.append(_problem(doc, ("sample", "threads"), "E130",
+                            f"'sample.threads' is {threads}, but '{data}' has "
+                            f"{sum(found.values())} thread(s)"))
+    for kind in sorted(set(found) | set(counted)):
+        if found.get(kind, 0) != counted.get(kind, 0):
+            out.append(_problem(doc, where, "E130",
+                                f"kind '{kind}' is counted {counted.get(kind, 0)} time(s) in "
+                                f"'frequency' but {found.get(kind, 0)} time(s) in '{data}' "
+                                "(python research/rank.py --yaml prints the counts)"))
+    return out
+
+
 CATALOG_CHECKS: tuple[Callable[[Catalog], list[Problem]], ...] = (
     check_unique_ids, check_related, check_fingerprints, check_benign, check_categories_file,
-    check_vocabulary_file,
+    check_vocabulary_file, check_taxonomy_file,
 )
 
 

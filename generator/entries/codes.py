@@ -100,8 +100,13 @@ CODES: tuple[Code, ...] = (
     Code("E124", "bad benign template", "error",
          "A benign-noise template in entries/benign.yaml does not compile or matches an "
          "entry's fingerprint line."),
+    Code("E130", "bad taxonomy frequency", "error",
+         "entries/taxonomy.yaml is inconsistent: a kind id that is not kebab-case, a "
+         "frequency for a kind no section lists, a count that is negative, larger than the "
+         "sample or that does not match the sample file, counts that do not add up to the "
+         "sample size, or more than 3 example URLs or one that is not https."),
     Code("W201", "duplicate list item", "warning",
-         "The same tag, related id or reference URL is listed twice."),
+         "The same tag, related id, reference URL or taxonomy kind is listed twice."),
     Code("W202", "tag not kebab-case", "warning",
          "Tags are lowercase kebab-case so that tag pages have stable URLs."),
     Code("W203", "signature without version or reproduction", "warning",

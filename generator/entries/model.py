@@ -233,6 +233,26 @@ class TaxonomySection:
     ids: tuple[str, ...]
 
 
+@dataclass(frozen=True)
+class TaxonomySample:
+    """entries/taxonomy.yaml `sample:`: the labelled sample of public failure reports that the
+    `frequency:` counts come from."""
+
+    threads: int  # M: sampled threads, each labelled with one kind
+    date: str  # YYYY-MM-DD
+    data: str | None = None  # the sample file, relative to the project root (one row per thread)
+    method: str | None = None  # how the sample was drawn, relative to the project root
+
+
+@dataclass(frozen=True)
+class KindFrequency:
+    """entries/taxonomy.yaml `frequency[]`: how often one kind was seen in the sample."""
+
+    id: str
+    count: int
+    examples: tuple[str, ...] = ()  # up to 3 thread URLs
+
+
 T = TypeVar("T")
 
 

@@ -320,6 +320,35 @@ CATEGORIES_FILE = _map(
 )
 
 
+TAXONOMY_FILE = _map(
+    "taxonomy",
+    "entries/taxonomy.yaml: the failure kinds in sections, and how often each was seen in a "
+    "sample of public failure reports.",
+    _list("taxonomy", "Sections of failure kinds, in page order.", _map(
+        "section", "One section.",
+        _str("section", "The section's heading on the coverage page."),
+        _list("ids", "The kinds of this section: entry ids, written or not yet.",
+              _str("id", "A kind: lowercase kebab-case, starting with its area.")))),
+    _map("sample", "The sample the `frequency` counts come from.",
+         Field("threads", "integer", "M: the number of sampled threads, each labelled with one "
+               "kind; the counts add up to it."),
+         _str("date", "When the sample was labelled, YYYY-MM-DD."),
+         _str("data", "The sample file (TSV, a `kind` column, one row per thread), relative "
+              "to the project root; the checker recounts it.", required=False),
+         _str("method", "Where the sampling procedure is written down, relative to the "
+              "project root.", required=False),
+         required=False),
+    _list("frequency", "Kinds seen in the sample, most frequent first; a kind not listed was "
+          "seen 0 times.", _map(
+              "kind", "One kind's frequency.",
+              _str("id", "The kind, as listed in a section of `taxonomy`."),
+              Field("count", "integer", "In how many sampled threads the kind was seen."),
+              _list("examples", "Up to 3 https URLs of sampled threads of this kind.",
+                    _str("url", "A thread URL."), required=False)),
+          required=False),
+)
+
+
 def top_level_names() -> list[str]:
     return [f.name for f in ENTRY.fields]
 

@@ -80,9 +80,24 @@
     }
   }
 
-  function where(item, several) {
+  /* [0, 1, 2, 3, 5] -> "0-3, 5" (generator/templating.py rank_ranges) */
+  function rankRanges(ranks) {
+    var parts = [];
+    for (var i = 0; i < ranks.length; i++) {
+      var j = i;
+      while (j + 1 < ranks.length && ranks[j + 1] === ranks[j] + 1) j++;
+      parts.push(i === j ? String(ranks[i]) : ranks[i] + "-" + ranks[j]);
+      i = j;
+    }
+    return parts.join(", ");
+  }
+
+  /* A line's place; with all its ranks when identical lines of several ranks were merged. */
+  function where(item, several, allRanks) {
     var s = (several && item.file ? item.file + ":" : "line ") + item.line;
-    if (item.rank !== null && item.rank !== undefined) s += ", rank " + item.rank;
+    if (allRanks && item.ranks && item.ranks.length > 1) s += ", ranks " + rankRanges(item.ranks);
+    else if (item.rank !== null && item.rank !== undefined) s += ", rank " + item.rank;
+    if (several && item.time) s += ", at " + item.time;  // the earliest failing rank's time
     return s;
   }
 
@@ -131,9 +146,8 @@
   }
 
   function runHere(data, files) {
-    var decoder = new TextDecoder("utf-8");
     return window.FEDiagnose.diagnoseFiles(data, files.map(function (f) {
-      return { name: f.name, text: typeof f.text === "string" ? f.text : decoder.decode(f.buffer) };
+      return { name: f.name, text: typeof f.text === "string" ? f.text : window.FEDiagnose.decodeLog(f.buffer) };
     }));
   }
 
@@ -176,7 +190,7 @@
   function matchCard(m, number, several, primary) {
     var evidence = el("pre", { class: "fe-evidence" });
     m.evidence.slice(0, EVIDENCE_SHOWN).forEach(function (e) {
-      evidence.appendChild(el("span", { class: "fe-where", text: where(e, several) + "  " }));
+      evidence.appendChild(el("span", { class: "fe-where", text: where(e, several, true) + "  " }));
       evidence.appendChild(document.createTextNode(e.text + "\n"));
     });
     var times = m.count === 1 ? "1 matching line" : m.count + " matching lines";
@@ -187,7 +201,9 @@
         el("a", { class: "fe-title", href: entryUrl(m), text: m.title })
       ]),
       el("div", { class: "fe-meta", text: "#" + number + " · " + m.id + " · first at " + where(m, several) +
-        " · " + times + (m.specific ? " · confirmed by its context" : "") }),
+        " · " + times + (m.ranks && m.ranks.length > 1 ? " · ranks " + rankRanges(m.ranks) : "") +
+        (m.specific ? " · confirmed by its context" : "") +
+        (m.generic ? " · generic text, without the evidence that confirms it" : "") }),
       evidence,
       primary ? nextStep(m) : null,
       m.fix ? el("p", { class: "fe-fix" }, [el("strong", { text: "Fix: " }), m.fix]) : null,
@@ -210,13 +226,40 @@
         el("p", { text: "No signature in the encyclopedia matches this log. Search the site with " +
           "the first error line, or add an entry for it (see Contributing)." })
       ]));
+      var suggestions = verdict.suggestions || [];
+      if (suggestions.length) {
+        box.appendChild(el("h3", { text: "Closest entries (unconfirmed)" }));
+        box.appendChild(el("p", { class: "fe-meta", text: "No signature matched: these entries " +
+          "only share words with the log's error lines. Read an entry's confirmation checklist " +
+          "before trusting it." }));
+        suggestions.forEach(function (sg) {
+          var line = el("pre", { class: "fe-evidence" });
+          line.appendChild(el("span", { class: "fe-where", text: where(sg, several) + "  " }));
+          line.appendChild(document.createTextNode(sg.text + "\n"));
+          box.appendChild(el("div", { class: "fe-match fe-suggestion" }, [
+            el("div", { class: "fe-match-head" }, [
+              el("span", { class: "fe-badge", text: "unconfirmed · " + sg.score + "% similar" }),
+              el("a", { class: "fe-title", href: entryUrl(sg), text: sg.title })
+            ]),
+            el("div", { class: "fe-meta", text: sg.id }),
+            line
+          ]));
+        });
+      }
+      box.appendChild(jsonDetails(verdict));
       return;
     }
+    var generic = verdict.status !== "root-cause-found" && matches[0].generic;
     var head = verdict.status === "root-cause-found"
       ? "Root cause: " + matches[0].title
+      : generic ? "No confirmed root cause: a generic error without its evidence"
       : "No root cause in this log, only consequences";
     box.appendChild(el("h2", { class: "fe-verdict", text: head }));
-    if (verdict.status !== "root-cause-found") {
+    if (generic) {
+      box.appendChild(el("p", { text: "The error below is a text that other failures print too, " +
+        "and the lines that would tie it to this entry are not in the log. Read the entry's " +
+        "confirmation checklist before acting on it." }));
+    } else if (verdict.status !== "root-cause-found") {
       box.appendChild(el("p", { text: "The rank that failed first printed its error elsewhere: " +
         "another rank's or node's file, or before the log starts. Add all ranks' files together." }));
     }
@@ -226,11 +269,14 @@
         ? "Also recognised, explained by the root cause" : "Also recognised" }));
       matches.slice(1).forEach(function (m, i) { box.appendChild(matchCard(m, i + 2, several, false)); });
     }
-    var json = JSON.stringify(verdict, null, 2);
-    box.appendChild(el("details", { class: "fe-json" }, [
+    box.appendChild(jsonDetails(verdict));
+  }
+
+  function jsonDetails(verdict) {
+    return el("details", { class: "fe-json" }, [
       el("summary", { text: "Verdict as JSON (same as python -m generator diagnose --json)" }),
-      el("pre", { text: json })
-    ]));
+      el("pre", { text: JSON.stringify(verdict, null, 2) })
+    ]);
   }
 
   function renderError(box, err) {
@@ -358,13 +404,22 @@
         if (!m) {
           out.appendChild(el("p", { class: "fe-quick-none", text: "No signature matches. Try the " +
             "site search, or paste the whole log on the Diagnose page." }));
+          if (verdict.suggestions.length) {
+            var links = [el("span", { text: "Closest entries, unconfirmed: " })];
+            verdict.suggestions.forEach(function (sg, i) {
+              if (i) links.push(", ");
+              links.push(el("a", { href: entryUrl(sg), text: sg.title }));
+            });
+            out.appendChild(el("p", { class: "fe-meta" }, links));
+          }
           return;
         }
         out.appendChild(el("p", { class: "fe-quick-hit" }, [
           el("span", { class: "fe-badge fe-badge-" + m.role, text: roleText(m.role) }),
           " ",
           el("a", { href: entryUrl(m), text: m.title }),
-          m.rank !== null ? el("span", { class: "fe-meta", text: " · rank " + m.rank }) : null
+          m.rank !== null ? el("span", { class: "fe-meta", text: " · rank " + m.rank }) : null,
+          m.generic ? el("span", { class: "fe-meta", text: " · generic text, unconfirmed" }) : null
         ]));
         if (m.fix) out.appendChild(el("p", { class: "fe-fix", text: m.fix }));
         if (verdict.matches.length > 1) {
@@ -392,9 +447,11 @@
    *    worker is cleaned here; the search box keeps showing what the reader typed.
    *    (Material 9 has no query-transform hook; its worker protocol is {type: 2, data:
    *    query}. Other messages, and other workers, pass through untouched.)
-   * 2. Signature match on top. The same diagnose engine the Diagnose page uses runs on
-   *    the search box's text; when a signature matches, its entry is put first in the
-   *    results, because a signature match is exact where word ranking is a guess.
+   * 2. Signature matches on top. searchLine (diagnose-engine.js) runs on the search box's
+   *    text: the diagnose engine's verdict, then a line that is a signature cut short
+   *    ("... Watchdog caught collective operation timeout: ..."), else the closest
+   *    signature by shared words (marked unconfirmed). Its first entries are put before
+   *    Material's results, because a signature match is exact where word ranking is a guess.
    */
   function cleanQuery(q) {
     // words only: lunr's syntax characters become blanks, and numbers and hex ids (which
@@ -419,44 +476,61 @@
     Worker.prototype.__feSearchClean = true;
   }
 
+  var SEARCH_SHOWN = 3; // entries put before Material's own results
+
+  /* The badge and the line under the title of a search result that searchLine found. */
+  function searchWhy(r) {
+    var where = (r.rank !== null && r.rank !== undefined ? ", rank " + r.rank : "") + ". ";
+    if (r.kind === "signature") {
+      return [el("span", { class: "fe-badge fe-badge-" + r.role, text: "signature match" }),
+        " " + roleText(r.role) + (r.generic ? ", generic text, unconfirmed" : "") + where + (r.fix || "")];
+    }
+    if (r.kind === "prefix") {
+      return [el("span", { class: "fe-badge fe-badge-" + r.role,
+        text: r.complete ? "signature match, context not in the line" : "signature match, line cut short" }),
+        " " + roleText(r.role) + (r.generic ? ", generic text, unconfirmed" : "") + where + (r.fix || "")];
+    }
+    return [el("span", { class: "fe-badge fe-search-closest", text: "closest signature · unconfirmed" }),
+      " No signature matches this line; this entry shares " + r.score + "% of its words. " +
+      "Read its confirmation checklist before trusting it."];
+  }
+
   function mountSearch(input) {
-    var cache = { text: null, match: null };
+    var cache = { text: null, results: [] };
     var pending = false;
 
     function results() {
       return document.querySelector(".md-search-result__list");
     }
 
-    function signatureItem(m) {
-      return el("li", { class: "md-search-result__item fe-search-signature" }, [
-        el("a", { href: entryUrl(m), class: "md-search-result__link", tabindex: "-1" }, [
+    function searchItem(r) {
+      return el("li", { class: "md-search-result__item fe-search-signature fe-search-" + r.kind,
+                        "data-fe-entry": r.id }, [
+        el("a", { href: entryUrl(r), class: "md-search-result__link", tabindex: "-1" }, [
           el("article", { class: "md-search-result__article md-typeset" }, [
             el("div", { class: "md-search-result__icon md-icon" }),
-            el("h1", { text: m.title }),
-            el("p", { class: "fe-search-why" }, [
-              el("span", { class: "fe-badge fe-badge-" + m.role, text: "signature match" }),
-              " " + (roleText(m.role)) + (m.rank !== null ? ", rank " + m.rank : "") +
-                ". " + (m.fix || "")
-            ])
+            el("h1", { text: r.title }),
+            el("p", { class: "fe-search-why" }, searchWhy(r))
           ])
         ])
       ]);
     }
 
+    /* Put searchLine's results first in Material's result list (again after Material
+       re-renders it); the rest of the list stays Material's. */
     function place() {
       var list = results();
       if (!list) return;
-      var existing = list.querySelector(":scope > .fe-search-signature");
-      var m = cache.match;
-      if (!m || !input.value.trim()) {
-        if (existing) existing.remove();
-        return;
-      }
-      var href = entryUrl(m);
-      if (existing && existing === list.firstElementChild &&
-          existing.querySelector("a").href === href) return;
-      if (existing) existing.remove();
-      list.insertBefore(signatureItem(m), list.firstElementChild);
+      var mine = Array.prototype.slice.call(list.querySelectorAll(":scope > .fe-search-signature"));
+      var wanted = input.value.trim() ? cache.results.slice(0, SEARCH_SHOWN) : [];
+      var inPlace = mine.length === wanted.length && wanted.every(function (r, i) {
+        return list.children[i] === mine[i] && mine[i].getAttribute("data-fe-entry") === r.id &&
+          mine[i].classList.contains("fe-search-" + r.kind);
+      });
+      if (inPlace) return;
+      mine.forEach(function (node) { node.remove(); });
+      var first = list.firstElementChild;
+      wanted.forEach(function (r) { list.insertBefore(searchItem(r), first); });
     }
 
     function update() {
@@ -470,9 +544,7 @@
       loadMatcher().then(function (data) {
         pending = false;
         var now = input.value;
-        var verdict = now.trim()
-          ? window.FEDiagnose.diagnoseFiles(data, [{ name: "search", text: now }]) : null;
-        cache = { text: now, match: verdict && verdict.matches.length ? verdict.matches[0] : null };
+        cache = { text: now, results: now.trim() ? window.FEDiagnose.searchLine(data, now) : [] };
         place();
         if (input.value !== now) update();
       }, function () {

@@ -78,6 +78,11 @@ CITED_AT_SPLIT = frozenset({
     # entries-hw branch's cuda-misaligned-address.yaml).
     "https://github.com/lightning-ai/litgpt/issues/303",
     "https://github.com/open-mmlab/mmdetection/issues/2342",
+    # Test logs an entry author read while writing signatures (not cited, but seen): r081 and
+    # r082 were read while gloo-connection-closed was widened to 'Connection closed by peer',
+    # so they are dev from then on (2026-12-03).
+    "https://github.com/pytorch/pytorch/issues/78514",
+    "https://github.com/cgcl-codes/pfedsd/issues/3",
 })
 
 

@@ -14,6 +14,7 @@ every --every-mb MB. Then, in the same run and on the same warm file:
     python bench/diagnose_throughput.py                   # 1 GB
     python bench/diagnose_throughput.py --size-mb 200 --all
     python bench/diagnose_throughput.py --keep /tmp/big.log   # keep the log for reuse
+    python bench/diagnose_throughput.py --size-mb 300 --noisy # a third of the lines noise
 """
 
 from __future__ import annotations
@@ -71,6 +72,64 @@ def healthy_block(rng: random.Random, lines: int) -> bytes:
     return ("\n".join(out) + "\n").encode("utf-8")
 
 
+def noisy_line(rng: random.Random, r: int, step: int) -> str:
+    """One line of the noise that healthy runs print a lot of: benign warnings (the texts of
+    entries/benign.yaml), NCCL INFO lines, and log lines naming torch/distributed/... files.
+    Texts as torch and NCCL print them (torch/distributed/elastic/agent/server/api.py,
+    torch/distributed/run.py, torch/distributed/fsdp/_state_dict_utils.py, reducer.cpp,
+    ProcessGroupNCCL.cpp, NCCL's init and transport logs)."""
+    host = f"gpu-node-{r // 4:02d}:{4000 + r}:{4100 + r} [{r % 4}]"
+    glog = f"[W{1105 + r % 3} 03:14:{step % 60:02d}.{rng.randrange(10**9):09d}"
+    agent = f"I{1105 + r % 3} 03:14:{step % 60:02d}.{rng.randrange(10**6):06d} {1700 + r}"
+    pick = rng.randrange(10)
+    if pick == 0:
+        return (f"[default{r}]:[rank{r}]:{glog} ProcessGroupNCCL.cpp:1250] Warning: WARNING: "
+                "destroy_process_group() was not called before program exit, which can leak "
+                "resources. For more info, please see https://pytorch.org/docs/stable/"
+                "distributed.html#shutdown (function operator())")
+    if pick == 1:
+        return (f"[default{r}]:[rank{r}]:{glog} reducer.cpp:1400] Warning: find_unused_parameters=True "
+                "was specified in DDP constructor, but did not find any unused parameters in the "
+                "forward pass. This flag results in an extra traversal of the autograd graph every "
+                "iteration,  which can adversely affect performance.")
+    if pick == 2:
+        return (f"[default{r}]:/opt/conda/lib/python3.11/site-packages/torch/autograd/graph.py:825: "
+                "UserWarning: Grad strides do not match bucket view strides. This may indicate grad "
+                "was not created according to the gradient layout contract, or that the param's "
+                "strides changed since DDP was constructed.  This is not an error, but may impair "
+                "performance.")
+    if pick == 3:
+        return f"{host} NCCL INFO Channel {step % 32:02d}/0 : {r}[{r % 4}] -> {(r + 1) % RANKS}[{(r + 1) % 4}] via P2P/CUMEM/read"
+    if pick == 4:
+        return f"{host} NCCL INFO Connected all rings"
+    if pick == 5:
+        return (f"{host} NCCL INFO comm 0x{rng.randrange(16**8):08x} rank {r} nranks {RANKS} cudaDev "
+                f"{r % 4} nvmlDev {r % 4} busId {r % 4}a000 commId 0x{rng.randrange(16**8):08x} - Init COMPLETE")
+    if pick == 6:
+        return (f"W{1105 + r % 3} 03:14:{step % 60:02d}.613000 1720 torch/distributed/run.py:792] "
+                "Setting OMP_NUM_THREADS environment variable for each process to be 1 in default, "
+                "to avoid your system being overloaded, please further tune the variable for optimal "
+                "performance in your application as needed.")
+    if pick == 7:
+        return f"{agent} torch/distributed/elastic/agent/server/api.py:715] [default] Starting worker group"
+    if pick == 8:
+        return (f"{agent} torch/distributed/elastic/agent/server/api.py:913] [default] starting "
+                "workers for entrypoint: python")
+    return (f"[default{r}]:/opt/conda/lib/python3.11/site-packages/torch/distributed/fsdp/"
+            "_state_dict_utils.py:774: UserWarning: When using ``NO_SHARD`` for "
+            "``ShardingStrategy``, full_state_dict will be returned.")
+
+
+def noisy_block(rng: random.Random, lines: int) -> bytes:
+    """A healthy block in which a third of the lines are noise (see noisy_line)."""
+    healthy = healthy_block(rng, lines).decode("utf-8").split("\n")[:-1]
+    step = rng.randrange(1000)
+    for i in range(0, len(healthy), 3):
+        step += 1
+        healthy[i] = noisy_line(rng, rng.randrange(RANKS), step)
+    return ("\n".join(healthy) + "\n").encode("utf-8")
+
+
 def failure_blocks(root: Path) -> tuple[list[bytes], list[str]]:
     """Each entry's fingerprint (the failure material) and every literal for grep."""
     catalog = load_catalog(Project(root))
@@ -87,10 +146,11 @@ def failure_blocks(root: Path) -> tuple[list[bytes], list[str]]:
     return blocks, sorted(literals)
 
 
-def generate(path: Path, size: int, every: int, root: Path) -> int:
+def generate(path: Path, size: int, every: int, root: Path, noisy: bool = False) -> int:
     rng = random.Random(17)
     blocks, _ = failure_blocks(root)
-    healthy = [healthy_block(rng, 20000) for _ in range(8)]  # ~2 MB each, reused
+    block = noisy_block if noisy else healthy_block
+    healthy = [block(rng, 20000) for _ in range(8)]  # ~2 MB each, reused
     written = 0
     next_failure = every
     with path.open("wb") as fh:
@@ -124,13 +184,16 @@ def main() -> int:
     ap.add_argument("--keep", type=Path, default=None, help="write the log here and keep it")
     ap.add_argument("--all", action="store_true", help="also time the no-prefilter path (slow)")
     ap.add_argument("--repeat", type=int, default=2, help="runs per method; the best is shown")
+    ap.add_argument("--noisy", action="store_true",
+                    help="a third of the lines are benign warnings, NCCL INFO lines and lines "
+                    "naming torch/distributed/... files")
     args = ap.parse_args()
 
     with tempfile.TemporaryDirectory(prefix="fe-bench-") as tmp:
         log = args.keep or Path(tmp) / "train.log"
         if not (args.keep and log.exists() and log.stat().st_size >= args.size_mb << 20):
             t0 = time.perf_counter()
-            size = generate(log, args.size_mb << 20, args.every_mb << 20, REPO)
+            size = generate(log, args.size_mb << 20, args.every_mb << 20, REPO, args.noisy)
             print(f"generated {size / 1e6:.0f} MB in {time.perf_counter() - t0:.1f} s: {log}")
         size = log.stat().st_size
         mb = size / (1 << 20)

@@ -7,6 +7,7 @@ the engine, checked to give the same verdict). Needs `node` on PATH.
 
     python bench/js_engine.py
     python bench/js_engine.py --size-mb 200 --plain
+    python bench/js_engine.py --noisy
 """
 
 from __future__ import annotations
@@ -33,6 +34,8 @@ def main() -> int:
     ap.add_argument("--size-mb", type=int, default=50)
     ap.add_argument("--every-mb", type=int, default=8)
     ap.add_argument("--plain", action="store_true", help="also time every line through the engine")
+    ap.add_argument("--noisy", action="store_true",
+                    help="a third of the lines are benign warnings, NCCL INFO and torch/distributed lines")
     args = ap.parse_args()
     node = shutil.which("node")
     if not node:
@@ -40,7 +43,7 @@ def main() -> int:
         return 2
     with tempfile.TemporaryDirectory(prefix="fe-bench-js-") as tmp:
         log = Path(tmp) / "train.log"
-        generate(log, args.size_mb << 20, args.every_mb << 20, REPO)
+        generate(log, args.size_mb << 20, args.every_mb << 20, REPO, args.noisy)
         data, _ = diagnose.load_data(REPO)
         matcher = Path(tmp) / "matcher.json"
         matcher.write_text(json.dumps(data), encoding="utf-8")

@@ -61,6 +61,19 @@ def code_like(line: str) -> bool:
     return str(line).startswith(CODE_LIKE)
 
 
+def rank_ranges(ranks: list[int]) -> str:
+    """[0, 1, 2, 3, 5] -> '0-3, 5' (ranks ascending, as the verdict lists them)."""
+    parts: list[str] = []
+    i = 0
+    while i < len(ranks):
+        j = i
+        while j + 1 < len(ranks) and ranks[j + 1] == ranks[j] + 1:
+            j += 1
+        parts.append(str(ranks[i]) if i == j else f"{ranks[i]}-{ranks[j]}")
+        i = j + 1
+    return ", ".join(parts)
+
+
 FILTERS: dict[str, Callable[..., Any]] = {
     # site pages
     "mermaid_text": lambda s: str(s).replace('"', "#quot;").replace("\n", " "),
@@ -71,6 +84,7 @@ FILTERS: dict[str, Callable[..., Any]] = {
     # terminal reports and the scaffold
     "fill": fill,
     "printable": printable,
+    "rank_ranges": rank_ranges,
     "dedent": lambda s: textwrap.dedent(str(s)),
     "yaml_string": yaml_string,
 }

@@ -146,6 +146,10 @@ def test_diagnose_reports(small: Path, capsys: pytest.CaptureFixture[str]) -> No
                + "[rank0]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 9.00 GiB. "
                + "GPU 0 has a total capacity of 79.15 GiB\x07\tof which " + "z" * 200 + "\n")
     dirty = _write(small, "dirty.log", unshard + "".join(f"{OOM} #{i}\n" for i in range(5)))
+    ranks = _write(small, "ranks.log", "".join(f"[rank{r}]: {OOM}\n" for r in (0, 1, 2, 3, 5, 7)))
+    unknown = _write(small, "unknown.log", "[rank0]: Traceback (most recent call last):\n"
+                     "[rank0]: torch.distributed.DistBackendError: NCCL error in: ../x.cpp:1, "
+                     "unhandled cuda error (run with NCCL_DEBUG=INFO for details), NCCL version 2.21.5\n")
     runs = [
         _run(capsys, "root, collateral and wrapper", "diagnose", single),
         _run(capsys, "several files", "diagnose", rank0, rank3),
@@ -156,6 +160,12 @@ def test_diagnose_reports(small: Path, capsys: pytest.CaptureFixture[str]) -> No
         _run(capsys, "stdin twice", "diagnose", "-", "-"),
         _run(capsys, "json, several files", "diagnose", "--json", rank0, rank3),
         _run(capsys, "json, nothing", "diagnose", "--json", nothing),
+        _run(capsys, "identical lines of several ranks", "diagnose", ranks),
+        _run(capsys, "several files with timestamps: the earliest failing rank", "diagnose",
+             _write(small, "t0.log", f"[2026-06-30 12:00:40,100] INFO step 9\n{WATCHDOG}\n"),
+             _write(small, "t3.log", f"[2026-06-30 12:00:30,229] INFO step 9\n{OOM}\n")),
+        _run(capsys, "nothing recognised, suggestions", "diagnose", unknown),
+        _run(capsys, "json, suggestions", "diagnose", "--json", unknown),
     ]
     (small / "entries" / "ddp-broken.yaml").write_text("id: [unclosed\n", encoding="utf-8")
     runs.append(_run(capsys, "an entry with problems", "diagnose", single))
@@ -342,3 +352,11 @@ def test_every_template_names_its_context() -> None:
         text = path.read_text(encoding="utf-8")
         assert text.startswith("{##"), f"{path.relative_to(REPO)} must start with a {{## ##}} comment"
         assert "Context" in text.split("##}", 1)[0], f"{path.relative_to(REPO)}: name its context"
+
+
+def test_rank_ranges_filter() -> None:
+    from generator.templating import rank_ranges
+
+    assert rank_ranges([]) == ""
+    assert rank_ranges([3]) == "3"
+    assert rank_ranges([0, 1, 2, 3, 5, 7, 8]) == "0-3, 5, 7-8"

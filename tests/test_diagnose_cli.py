@@ -73,12 +73,13 @@ def test_json_format(project, capsys):
     log = write(project / "train.log", f"{WATCHDOG}\n{OOM}\n")
     assert run("diagnose", "--json", log) == 0
     v = json.loads(capsys.readouterr().out)
-    assert list(v) == ["status", "root_cause", "lines", "files", "matches"]
+    assert list(v) == ["status", "root_cause", "lines", "files", "matches", "suggestions"]
     assert v["status"] == "root-cause-found" and v["root_cause"] == "cuda-oom" and v["lines"] == 2
     assert v["files"] == [{"name": log, "lines": 2}]
     m = v["matches"][0]
-    assert list(m) == ["id", "title", "role", "severity", "line", "rank", "specific", "weak", "count",
-                       "signature", "evidence", "url", "fix", "action", "action_why"]
+    assert list(m) == ["id", "title", "role", "severity", "line", "rank", "time", "ranks", "specific",
+                       "weak", "generic", "count", "signature", "evidence", "url", "fix", "action",
+                       "action_why"]
     assert (m["id"], m["role"], m["line"], m["rank"]) == ("cuda-oom", "root", 2, 3)
     assert m["url"] == f"{SITE}failures/cuda-oom/"
     assert "file" not in m  # only with several files
@@ -100,7 +101,7 @@ def test_no_match_json_exits_1(project, capsys):
     assert run("diagnose", "--json", log) == 1
     v = json.loads(capsys.readouterr().out)
     assert v == {"status": "no-known-failure", "root_cause": None, "lines": 1,
-                 "files": [{"name": log, "lines": 1}], "matches": []}
+                 "files": [{"name": log, "lines": 1}], "matches": [], "suggestions": []}
 
 
 @pytest.mark.parametrize("make, message", [

@@ -168,10 +168,11 @@ def test_context_must_be_on_the_same_rank_and_near():
 
 
 def test_counts_evidence_and_cut_text():
-    lines = [f"[rank{r}]: {OOM}" for r in range(8)]
+    lines = [f"[rank{r}]: {OOM.replace('2.00', str(r))}" for r in range(8)]
     v = diagnose_text(DATA, "\n".join(lines))
     m = v["matches"][0]
     assert m["count"] == 8 and m["line"] == 1 and m["rank"] == 0
+    assert m["ranks"] == list(range(8))
     assert len(m["evidence"]) == MAX_EVIDENCE
     long_line = OOM + " " + "x" * 1000
     assert len(first(long_line)["evidence"][0]["text"]) == MAX_TEXT
@@ -179,11 +180,11 @@ def test_counts_evidence_and_cut_text():
 
 def test_verdict_fields_are_stable():
     v = diagnose_text(DATA, OOM)
-    assert list(v) == ["status", "root_cause", "lines", "matches"]
-    assert list(v["matches"][0]) == ["id", "title", "role", "severity", "line", "rank", "specific",
-                                     "weak", "count", "signature", "evidence", "url", "fix", "action",
-                                     "action_why"]
-    assert list(v["matches"][0]["evidence"][0]) == ["line", "rank", "text"]
+    assert list(v) == ["status", "root_cause", "lines", "matches", "suggestions"]
+    assert list(v["matches"][0]) == ["id", "title", "role", "severity", "line", "rank", "time", "ranks",
+                                     "specific", "weak", "generic", "count", "signature",
+                                     "evidence", "url", "fix", "action", "action_why"]
+    assert list(v["matches"][0]["evidence"][0]) == ["line", "rank", "ranks", "text"]
     assert v["matches"][0]["url"] == "failures/cuda-oom/"
 
 
@@ -214,3 +215,208 @@ def test_weak_signature_ranks_after_a_later_root():
                                                             ("nan-in-backward", True)]
     alone = diagnose_text(data, log.split("\n")[0])
     assert alone["root_cause"] == "nan-in-backward"
+
+
+# -- shapes of pasted logs ----------------------------------------------------------------------
+@pytest.mark.parametrize("line, rank", [
+    (f"node-3 [stderr] [rank7]:[E909 12:00:00.123 ProcessGroupNCCL.cpp:632] [Rank 7] {WATCHDOG}", 7),
+    (f"host-12: [rank2]: {OOM}", 2),
+    (f"gpu-node-03: {OOM}", None),
+    (f"> [rank1]: {OOM}", 1),
+    (f">> > [rank6]: {OOM}", 6),
+    (f"`[rank4]: {OOM}`", 4),
+    (f"```[default5]:{OOM}", 5),
+    (f"Jun 30 12:00:30 node-3 [stderr] [default2]:{OOM}", 2),
+    (f"2026-06-30 12:00:30 node-3 [1,5]<stderr>:{OOM}", 5),
+])
+def test_text_before_a_known_prefix(line, rank):
+    m = first(line)
+    assert m["rank"] == rank
+    assert m["evidence"][0]["text"].rstrip("`").endswith(("GiB", "timing out."))
+    assert not m["evidence"][0]["text"].startswith(("node-", "host-", ">", "`", "[rank", "[default",
+                                                   "[1,", "Jun"))
+
+
+def test_a_quoted_prefix_inside_a_message_is_not_a_rank():
+    # more than a launcher prefix's worth of text before it, or ": " before it: message text
+    assert first(f"RuntimeError: see [rank3]: {OOM}")["rank"] is None
+    assert first(f"{'x' * 90} [rank3]: {OOM}")["rank"] is None
+
+
+def wrap(text: str, width: int) -> list[str]:
+    """Lines cut every `width` characters, mid-word, as a terminal does."""
+    return [text[i:i + width] for i in range(0, len(text), width)] or [""]
+
+
+OOM_WRAPPED = wrap(f"[rank3]: {OOM} (GPU 3; 79.15 GiB total capacity; 75.71 GiB already allocated)", 60)
+WRAPPED = (OOM_WRAPPED + ["[rank3]: Traceback (most recent call last):"]
+           + wrap(f"[rank1]:[E1206 18:44:12.715298746 ProcessGroupNCCL.cpp:607] [Rank 1] {WATCHDOG}", 60)
+           + ["short line", "[rank0]: done"])
+
+
+def test_wrapped_lines_are_joined_so_a_signature_spans_the_wrap():
+    text = "\n".join(WRAPPED)
+    assert Engine(DATA).wrap_width(WRAPPED) == 60
+    v = diagnose_text(DATA, text)
+    assert [(m["id"], m["line"], m["rank"]) for m in v["matches"]] == [
+        ("cuda-oom", 1, 3), ("nccl-watchdog-timeout", len(OOM_WRAPPED) + 2, 1)]
+    assert v["matches"][0]["evidence"][0]["text"].startswith(OOM)
+    # cut at the wrap, neither piece matches alone
+    assert all(diagnose_text(DATA, line)["matches"] == [] for line in WRAPPED)
+
+
+def test_a_line_that_starts_like_its_own_line_is_not_glued_on():
+    # 60 characters exactly, then a rank-prefixed line: two lines, not one
+    head = "[rank0]: epoch 3 step 120 loss 1.2345 lr 0.0001 tokens 4096!"
+    assert len(head) == 60
+    lines = WRAPPED + [head, f"[rank2]: {OOM}"[:60], head, "Traceback (most recent call last):",
+                       head, "", *wrap(OOM, 60)]
+    v = diagnose_text(DATA, "\n".join(lines))
+    oom = v["matches"][0]
+    assert oom["id"] == "cuda-oom"
+    # the first OOM spans a wrap; the cut one after `head` is not completed by `head`; the
+    # last one is completed by its own continuation, not by the blank line before it
+    assert [(e["line"], e["rank"]) for e in oom["evidence"]] == [(1, 3), (len(lines) - 1, None)]
+
+
+def test_a_log_is_not_taken_for_wrapped_by_a_few_long_lines():
+    eng = Engine(DATA)
+    # the longest line once, or long lines followed by prefixed lines: not wrapped
+    assert eng.wrap_width([OOM + " and then some more text", "next line"]) == 0
+    assert eng.wrap_width([f"[rank{r}]: {OOM}" for r in range(8)]) == 0
+    assert eng.wrap_width(["x" * 30, "y" * 30, "z"]) == 0  # narrower than any terminal
+    # the same longest line repeated (a progress bar), each followed by an ordinary line
+    bar = "Loading checkpoint shards: 100%|##########| 3/3 [00:05<00:00,  1.71s/it]"
+    assert eng.wrap_width([bar, "model loaded", bar, "model loaded", bar, "done"]) == 0
+
+
+def test_wrapped_message_cut_mid_word_across_several_lines():
+    long = f"[rank5]: {NCCL_ERR}"
+    lines = wrap(long, 48)
+    assert len(lines) == 4
+    v = diagnose_text(DATA, "\n".join(["[rank0]: step 1", *lines, "[rank0]: step 2"] * 2))
+    assert [(m["id"], m["rank"], m["line"]) for m in v["matches"]] == [
+        ("nccl-unhandled-system-error", 5, 2)]
+
+
+EVENT = ('{"name": "torchelastic.worker.status.FAILED", "source": "WORKER", "timestamp": 0, '
+         '"metadata": {"run_id": "none", "global_rank": 3, "group_rank": 0, "worker_id": "48213", '
+         '"role": "default", "hostname": "gpu-node-01", "state": "FAILED", "total_run_time": 95, '
+         '"rdzv_backend": "static", "raw_error": "{\\"message\\": {\\"message\\": \\"OutOfMemoryError: '
+         'CUDA out of memory. Tried to allocate 2.00 GiB.\\", \\"extraInfo\\": {\\"py_callstack\\": '
+         '\\"Traceback (most recent call last):\\\\n  File \\\\\\"/w/train.py\\\\\\", line 13, in '
+         '<module>\\\\n    forward()\\\\ntorch.OutOfMemoryError: CUDA out of memory. Tried to allocate '
+         '2.00 GiB.\\\\n\\", \\"timestamp\\": \\"1796306000\\"}}}", "metadata": "{\\"group_world_size\\": '
+         '1, \\"entry_point\\": \\"python\\", \\"local_rank\\": [3], \\"exit_code\\": [1]}", '
+         '"agent_restarts": 0, "duration_ms": null}}')
+
+
+def test_torchelastic_event_lines_are_matched_by_their_raw_error():
+    import json
+
+    assert json.loads(EVENT)["metadata"]["global_rank"] == 3
+    v = diagnose_text(DATA, f"some agent line\n{EVENT}\n")
+    assert [(m["id"], m["line"], m["rank"], m["count"]) for m in v["matches"]] == [("cuda-oom", 2, 3, 1)]
+    assert v["matches"][0]["evidence"][0]["text"] == "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB."
+    # with a launcher prefix in front, a null rank, a plain-text raw_error (an agent's traceback)
+    agent = EVENT.replace('"global_rank": 3', '"global_rank": null').replace(
+        EVENT[EVENT.index('"raw_error": ') + 13:EVENT.index(', "metadata": "{')],
+        json.dumps(f"Traceback (most recent call last):\n{NCCL_ERR}\n"))
+    v = diagnose_text(DATA, f"[default1]:{agent}")
+    assert [(m["id"], m["rank"]) for m in v["matches"]] == [("nccl-unhandled-system-error", 1)]
+    # an event that is not valid JSON (cut off) is an ordinary line
+    broken = diagnose_text(DATA, EVENT[:-2])["matches"]
+    assert [(m["id"], m["rank"]) for m in broken] == [("cuda-oom", None)]
+    assert broken[0]["evidence"][0]["text"].startswith('{"name": "torchelastic.worker.status.FAILED"')
+
+
+def test_a_generic_signature_alone_names_no_root():
+    generic = entry("fsdp-meta", "root", "Cannot copy out of meta tensor; no data!")
+    generic = dataclasses.replace(generic, signatures=(dataclasses.replace(
+        generic.signatures[0], generic=True, weak=True),))
+    data = matcherdata.build([*SMALL_ENTRIES, generic], SMALL_BENIGN, ROLES)
+    v = diagnose_text(data, "NotImplementedError: Cannot copy out of meta tensor; no data!")
+    assert v["status"] == "only-consequences-found" and v["root_cause"] is None
+    assert [(m["id"], m["generic"], m["weak"]) for m in v["matches"]] == [("fsdp-meta", True, True)]
+    v = diagnose_text(data, f"NotImplementedError: Cannot copy out of meta tensor; no data!\n{OOM}")
+    assert v["root_cause"] == "cuda-oom" and [m["id"] for m in v["matches"]] == ["cuda-oom", "fsdp-meta"]
+    # with its context, a generic template is a specific root
+    ctx = dataclasses.replace(generic, signatures=(dataclasses.replace(
+        generic.signatures[0], generic=True, weak=False, context=("in fully_shard",)),))
+    data = matcherdata.build([*SMALL_ENTRIES, ctx], SMALL_BENIGN, ROLES)
+    alone = "NotImplementedError: Cannot copy out of meta tensor; no data!"
+    v = diagnose_text(data, alone)  # without its context: listed as a lead, not the cause
+    assert v["root_cause"] is None and [(m["id"], m["generic"]) for m in v["matches"]] == [("fsdp-meta", True)]
+    v = diagnose_text(data, f'  File "train.py", line 3, in fully_shard\n{alone}')
+    assert v["root_cause"] == "fsdp-meta" and v["matches"][0]["specific"]
+
+
+def test_suggestions_when_nothing_matches():
+    log = ("[rank0]: Traceback (most recent call last):\n"
+           "[rank0]: torch.distributed.DistBackendError: NCCL error in: ProcessGroupNCCL.cpp:1970, "
+           "unhandled cuda error (run with NCCL_DEBUG=INFO for details), NCCL version 2.21.5\n")
+    v = diagnose_text(DATA, log)
+    assert v["matches"] == [] and v["status"] == "no-known-failure"
+    assert [s["id"] for s in v["suggestions"]][:1] == ["nccl-unhandled-system-error"]
+    s = v["suggestions"][0]
+    assert s["line"] == 2 and s["text"].startswith("torch.distributed.DistBackendError") and 30 <= s["score"] <= 100
+    assert len(v["suggestions"]) <= 3
+    # suggestions never appear next to matches, and healthy lines suggest nothing
+    assert diagnose_text(DATA, log + OOM)["suggestions"] == []
+    assert diagnose_text(DATA, "[rank0]: step 1 loss 2.0\n[rank0]: saved checkpoint")["suggestions"] == []
+
+
+# -- many ranks -------------------------------------------------------------------------------
+def test_identical_lines_of_several_ranks_are_one_evidence_line():
+    log = "\n".join([f"[rank{r}]: {OOM}" for r in (4, 0, 1, 2, 3, 7)] + [f"[rank5]: {NCCL_ERR}"])
+    v = diagnose_text(DATA, log)
+    oom = v["matches"][0]
+    assert oom["id"] == "cuda-oom" and oom["rank"] == 4 and oom["count"] == 6
+    assert oom["ranks"] == [0, 1, 2, 3, 4, 7]
+    assert [(e["line"], e["rank"], e["ranks"]) for e in oom["evidence"]] == [(1, 4, [0, 1, 2, 3, 4, 7])]
+
+
+def several(files: list[str]) -> dict:
+    """The verdict of several logs fed as diagnose_files feeds them."""
+    from generator.matching import engine as engine_mod
+
+    eng = Engine(DATA)
+    start, placed = 0, []
+    for text in files:
+        lines = text.split("\n")
+        eng.set_wrap(eng.wrap_width(lines))
+        eng.feed_lines(lines, start + 1)
+        placed.append({"name": f"f{len(placed)}", "start": start, "lines": len(lines)})
+        start += len(lines) + engine_mod.file_gap(DATA)
+    return engine_mod.attribute_files(eng.verdict(), placed)
+
+
+RANK0 = ("[2026-06-30 12:00:40,100] INFO step 99\n"
+         f"[rank0]: {NCCL_ERR}\n"
+         "[2026-06-30 12:00:41,000] INFO shutting down")
+RANK3 = ("[2026-06-30 12:00:29,900] INFO step 99\n"
+         "[2026-06-30 12:00:30,229] INFO checkpoint\n"
+         f"[rank3]: {OOM}")
+
+
+def test_timestamps_name_the_earliest_failing_rank_across_files():
+    v = several([RANK0, RANK3])
+    assert [(m["id"], m["file"], m["rank"], m["time"]) for m in v["matches"]] == [
+        ("cuda-oom", "f1", 3, "06-30 12:00:30.229000"),
+        ("nccl-unhandled-system-error", "f0", 0, "06-30 12:00:40.100000")]
+    assert v["root_cause"] == "cuda-oom"
+    # glog headers are timestamps too (no year); the earliest rank's hit is named
+    wd = [f"[rank{r}]:[E0630 12:00:{s} ProcessGroupNCCL.cpp:607] [Rank {r}] {WATCHDOG}" for r, s in ((1, 50), (2, 45))]
+    v = several([wd[0], wd[1]])
+    assert [(m["id"], m["rank"], m["file"]) for m in v["matches"]] == [("nccl-watchdog-timeout", 2, "f1")]
+    assert v["matches"][0]["time"] == "06-30 12:00:45.000000"
+
+
+def test_without_timestamps_or_in_one_file_the_order_of_lines_decides():
+    plain = [RANK0.replace("[2026-06-30 12:00:40,100] ", ""), RANK3.replace("[2026-06-30 12:00:30,229] ", "")
+             .replace("[2026-06-30 12:00:29,900] ", "")]
+    assert several(plain)["root_cause"] == "nccl-unhandled-system-error"
+    # one file: the earliest line, whatever the clock says
+    assert diagnose_text(DATA, RANK0 + "\n" + RANK3)["root_cause"] == "nccl-unhandled-system-error"
+    # a match with an untimed hit is not ordered by time
+    assert several([RANK0, f"[rank5]: {OOM}\n" + RANK3])["root_cause"] == "nccl-unhandled-system-error"

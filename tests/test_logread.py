@@ -28,7 +28,7 @@ PREFILTERS = ["none", "re", "re2"]
 def prefilter(kind: str) -> logread.Prefilter:
     if kind == "re2":
         pytest.importorskip("re2", reason="google-re2 not installed (optional accelerator)")
-    return logread.make_prefilter(engine_mod.Engine(DATA).needles(), kind)
+    return logread.for_engine(engine_mod.Engine(DATA), kind)
 
 
 def reference_lines(data: bytes, cap: int = logread.LINE_CAP_BYTES) -> list[str]:
@@ -97,7 +97,10 @@ def test_every_path_reads_the_same(name, kind, chunk):
 def test_random_logs_fast_path_equals_feeding_every_line():
     rng = random.Random(5)
     pieces = [OOM, WATCHDOG, CHILD, "plain line", "", "\x1b[1m", "Watchdog", "\xff",
-              "NCCL INFO Channel 00/0 : 0[0] -> 1[1] via P2P", "x" * 300, "\r", "🤗"]
+              "NCCL INFO Channel 00/0 : 0[0] -> 1[1] via P2P", "x" * 300, "\r", "🤗",
+              '  File "x.py", line 3, in _pre_forward_unshard', "noise\n" * 45,
+              "[2026-06-30 12:00:30,229] INFO step", "[rank3]:[E0630 12:00:31.5 x.cpp:1] y",
+              "noise\n" * 15]
     for _ in range(60):
         parts = [rng.choice(pieces) + rng.choice(["\n", "", " ", "\r\n"]) for _ in range(rng.randrange(1, 40))]
         data = "".join(parts).encode("utf-8", "surrogatepass")
@@ -214,7 +217,7 @@ def scan_traced(stream: Recording, prefilter: str) -> tuple[int, int]:
     eng = engine_mod.Engine(DATA)
     tracemalloc.start()
     try:
-        n = logread.scan(stream, eng.feed, logread.make_prefilter(eng.needles(), prefilter))
+        n = logread.scan(stream, eng.feed, logread.for_engine(eng, prefilter))
         _, peak = tracemalloc.get_traced_memory()
     finally:
         tracemalloc.stop()
@@ -269,13 +272,36 @@ def test_context_does_not_reach_into_the_next_file(tmp_path):
     assert eng.verdict()["matches"][0]["id"] == "fsdp-unshard-oom"
 
 
-def test_prefilter_needles_are_minimal_and_cover_every_anchor():
-    needles = engine_mod.Engine(DATA).needles()
+def test_prefilter_needles_are_minimal_and_cover_every_signature():
+    eng = engine_mod.Engine(DATA)
+    needles = eng.needles()
     assert "\x1b" in needles
-    anchors = {s["anchor"] for s in DATA["signatures"]}
-    assert anchors <= set(needles)
+    assert {s["needle"] for s in DATA["signatures"]} <= set(needles)
+    # context and benign templates have no needle: they are looked at around a hit
+    assert not {c["anchor"] for s in DATA["signatures"] for c in s["context"]} & set(needles)
+    assert eng.context_window() == 40 and eng.event_mark in needles
     kept = logread._minimal([n.encode() for n in needles])
     assert all(any(k in n.encode() for k in kept) for n in needles)
+
+
+@pytest.mark.parametrize("kind", PREFILTERS)
+def test_context_far_from_any_needle_is_read_around_the_hit(kind):
+    """The context of a signature holds no needle; the fast path reads the window around
+    a signature's line (before it, across buffer refills, and after it)."""
+    frame = '  File "fsdp/_runtime_utils.py", line 1, in _pre_forward_unshard'
+    for before in (True, False):
+        lines = ["noise line"] * 500 + ([frame] + ["noise"] * 39 + [OOM] if before
+                                          else [OOM] + ["noise"] * 39 + [frame]) + ["tail"] * 100
+        data = ("\n".join(lines) + "\n").encode()
+        for chunk in (1, 64, 4096, logread.CHUNK):
+            v = verdict_of(data, kind, chunk=chunk, cap=80)
+            assert v == reference_verdict(data, 80)
+            assert v["matches"][0]["id"] == "fsdp-unshard-oom", (before, chunk)
+        # one line further is outside the window: generic OOM only
+        far = [x for x in lines]
+        far.insert(501 if before else 502, "noise")
+        data = ("\n".join(far) + "\n").encode()
+        assert verdict_of(data, kind, chunk=64, cap=80)["matches"][0]["id"] == "cuda-oom"
 
 
 def test_stdin_dash_reads_plain_and_gzip(monkeypatch):
@@ -305,3 +331,61 @@ def test_path_reads_every_byte_once(tmp_path: Path):
                     for i in range(20000))
     for chunk in (64, 1000, logread.CHUNK):
         assert verdict_of(data, "re", chunk=chunk, cap=60) == reference_verdict(data, 60)
+
+
+@pytest.mark.parametrize("kind", PREFILTERS)
+def test_utf16_files_read_like_utf8(tmp_path, kind):
+    """What Windows PowerShell's `>` writes: UTF-16 with a byte-order mark, CRLF; gzip too."""
+    text = f"start\r\n{OOM}\r\nééé 🤗\r\n{WATCHDOG}\r\n"
+    plain = tmp_path / "utf8.log"
+    plain.write_bytes(text.encode())
+    eng = engine_mod.Engine(DATA)
+    expected = logread.diagnose_files([str(plain)], eng, prefilter(kind))
+    want = eng.verdict()
+    for name, data in (("le.log", text.encode("utf-16")), ("be.log", b"\xfe\xff" + text.encode("utf-16-be")),
+                       ("le.log.gz", gzip.compress(text.encode("utf-16")))):
+        p = tmp_path / name
+        p.write_bytes(data)
+        eng = engine_mod.Engine(DATA)
+        got = logread.diagnose_files([str(p)], eng, prefilter(kind))
+        assert [r.lines for r in got] == [r.lines for r in expected] == [4]
+        assert eng.verdict() == want
+    assert [m["id"] for m in want["matches"]] == ["cuda-oom", "nccl-watchdog-timeout"]
+
+
+@pytest.mark.parametrize("kind", PREFILTERS)
+def test_a_wrapped_file_is_fed_line_by_line(tmp_path, kind):
+    """A wrap can cut a signature's anchor in two: no needle finds either half, so a file
+    whose first lines show a wrap width goes through the engine line by line."""
+    line = "2026-06-30T12:00:30.229Z " + OOM  # the anchor torch.OutOfMemoryError: spans 34-56
+    body = [line[i:i + 45] for i in range(0, len(line), 45)] + ["x" * 45, "y" * 10] * 2
+    assert not any("OutOfMemoryError" in b for b in body)
+    p = tmp_path / "wrapped.log"
+    p.write_text("\n".join(body) + "\n", encoding="utf-8")
+    eng = engine_mod.Engine(DATA)
+    logread.diagnose_files([str(p)], eng, prefilter(kind))
+    assert eng.wrap == 45
+    v = eng.verdict()
+    assert [(m["id"], m["line"], m["rank"]) for m in v["matches"]] == [("cuda-oom", 1, 3)]
+
+
+@pytest.mark.parametrize("kind", PREFILTERS)
+def test_a_line_fed_alone_does_not_hide_the_window_before_it(kind):
+    """An error line (a line needle, fed alone) just before a signature's line: the window
+    before the signature's line is still read (its timestamp, its context)."""
+    data = ("[2026-06-30 12:00:30,229] INFO start\n" + "x\n" * 5 + "ValueError: something\n"
+            + OOM + "\n").encode()
+    for chunk in (1, 16, logread.CHUNK):
+        v = verdict_of(data, kind, chunk=chunk, cap=200)
+        assert v == reference_verdict(data, 200)
+        assert v["matches"][0]["time"] == "06-30 12:00:30.229000"
+
+
+def test_a_byte_order_mark_alone_does_not_make_utf16():
+    """Invalid UTF-8 that starts with FF FE stays UTF-8 (its code units are not mostly ASCII);
+    UTF-16 text, empty or one character long, is UTF-16."""
+    assert not logread.is_utf16(b"\xff\xfe\xc3\x28 [rank3]: torch.OutOfMemoryError")
+    assert logread.is_utf16("[rank3]: OOM".encode("utf-16"))
+    assert logread.is_utf16(b"\xfe\xff" + "é ok".encode("utf-16-be"))
+    assert logread.is_utf16(b"\xff\xfe") and logread.is_utf16(b"\xff\xfeA\x00")
+    assert not logread.is_utf16(b"plain text") and not logread.is_utf16(b"")

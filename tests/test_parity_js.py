@@ -8,12 +8,13 @@ scan) and its plain path (every line), and the JSON must equal Python's exactly.
 from __future__ import annotations
 
 import gzip
+import json
 import random
 from pathlib import Path
 
 import pytest
 from diagnose_support import REPO, node, run_node, small_data
-from test_diagnose_engine import PREFIXED
+from test_diagnose_engine import EVENT, NCCL_ERR, OOM, PREFIXED, WATCHDOG, WRAPPED, wrap
 from test_logread import SAMPLES
 
 from generator.matching import diagnose
@@ -139,3 +140,111 @@ def test_role_order_and_limits_come_from_the_data(tmp_path):
         assert [m["id"] for m in js["matches"]] == [m["id"] for m in py["matches"]]
         assert js["root_cause"] == cause
         assert all(len(e["text"]) == 12 for m in js["matches"] for e in m["evidence"])
+
+
+def shape_files(tmp: Path) -> list[Path]:
+    """Logs in the shapes people paste: prefixes after other text, quotes, wrapped lines,
+    UTF-16 with CRLF, torchelastic events, and a log with nothing known (suggestions)."""
+    texts = {
+        "embedded-prefix": (f"node-3 [stderr] [rank7]:[E909 12:00:00.1 ProcessGroupNCCL.cpp:632] "
+                            f"[Rank 7] {WATCHDOG}\nhost-12: [rank2]: {OOM}\n"),
+        "quoted": f"> [rank1]: {OOM}\n> `[rank4]: {NCCL_ERR}`\n```\n",
+        "wrapped": "\n".join(WRAPPED) + "\n",
+        "wrapped-astral": "\n".join(wrap("😀" * 10 + f" [rank2]: {OOM} " + "é" * 50, 45) * 3) + "\n",
+        "event": "agent start\n" + EVENT + "\n[default0]:" + EVENT.replace(
+            '"global_rank": 3', '"global_rank": 3.0') + "\n",
+        "event-odd": ("{\"name\": \"torchelastic.worker.status.FAILED\", \"metadata\": {\"global_rank\": 1e400, "
+                      f"\"raw_error\": {json.dumps(OOM)}}}}}\n"
+                      "{\"name\": \"torchelastic.worker.status.FAILED\", \"metadata\": {\"global_rank\": NaN, "
+                      f"\"raw_error\": {json.dumps(OOM)}}}}}\n"),
+        "context-window": ("noise\n" * 300 + '[rank2]:   File "a.py", line 1, in _pre_forward_unshard\n'
+                           + "[rank2]: noise\n" * 30 + f"[rank2]: {OOM}\n" + "tail\n" * 50
+                           + f"[rank5]: {OOM}\n" + "x\n" * 20
+                           + '[rank5]:   File "a.py", line 1, in _pre_forward_unshard\n' + "y\n" * 70
+                           + f"[rank6]: {OOM}\n" + "z\n" * 41 + '[rank6]:   File "a.py", line 1, in _unshard\n'),
+        "error-line-then-signature": ("[2026-06-30 12:00:30,229] INFO start\n" + "x\n" * 5
+                                      + "ValueError: something\n" + f"[rank1]: {OOM}\n"),
+        "wide-blanks": ("torch.OutOfMemoryError:   CUDA  out of\tmemory.  Tried \t to allocate 2 GiB\n"
+                        "NCCL error in: x.cpp:1,  unhandled \tsystem error (run with NCCL_DEBUG=INFO "
+                        "for details), NCCL version 2.21.5\n"),
+        "nothing-known": ("[rank0]: Traceback (most recent call last):\n[rank0]: torch.distributed."
+                          "DistBackendError: NCCL error in: ProcessGroupNCCL.cpp:1970, unhandled cuda "
+                          "error (run with NCCL_DEBUG=INFO for details), NCCL version 2.21.5\n"
+                          "ERROR: No matching distribution found for torch==9.9\n"),
+    }
+    out = []
+    for name, text in texts.items():
+        p = tmp / f"{name}.log"
+        p.write_text(text, encoding="utf-8")
+        out.append(p)
+    for name, enc, bom in (("utf16le", "utf-16-le", b"\xff\xfe"), ("utf16be", "utf-16-be", b"\xfe\xff")):
+        p = tmp / f"{name}.log"
+        p.write_bytes(bom + (texts["quoted"] + texts["wrapped"]).replace("\n", "\r\n").encode(enc)
+                      + b"\x00")  # an odd last byte: a cut code unit
+        out.append(p)
+    for name, data in (("ff-fe-not-utf16", b"\xff\xfe\xc3\x28 " + OOM.encode() + b"\n"),
+                       ("utf16-cjk", "日本語のログ\n".encode("utf-16") + OOM.encode("utf-16-le")),
+                       ("bom-only", b"\xff\xfe"), ("bom-odd", b"\xfe\xff\x00")):
+        p = tmp / f"{name}.log"
+        p.write_bytes(data)
+        out.append(p)
+    return out
+
+
+@pytest.mark.parametrize("mode", ["each", "each-plain"])
+def test_log_shapes_small_data(tmp_path, mode):
+    data = small_data()
+    files = shape_files(tmp_path)
+    assert_same(python_each(data, files), run_node(data, files, tmp_path, mode), files)
+
+
+def test_log_shapes_real_data(real_data, tmp_path):
+    files = shape_files(tmp_path)
+    py = python_each(real_data, files)
+    assert_same(py, run_node(real_data, files, tmp_path, "each"), files)
+    by_name = {f.name: v for f, v in zip(files, py, strict=True)}
+    assert {m["rank"] for m in by_name["embedded-prefix.log"]["matches"]} == {2, 7}
+    assert by_name["utf16le.log"]["matches"] and by_name["ff-fe-not-utf16.log"]["matches"]
+    nothing = by_name["nothing-known.log"]
+    assert nothing["suggestions"] or nothing["matches"]
+    several = diagnose.diagnose(real_data, [str(f) for f in files])
+    assert run_node(real_data, files, tmp_path, "fast") == several
+
+
+@pytest.mark.parametrize("mode", ["fast", "plain"])
+def test_timestamps_across_files(tmp_path, real_data, mode):
+    """Per-rank files with timestamps: both engines name the earliest failing rank."""
+    from test_diagnose_engine import RANK0, RANK3
+
+    files = []
+    for name, text in (("rank0.log", RANK0), ("rank3.log", RANK3), ("rank5.log", "no time\n" + RANK0)):
+        p = tmp_path / name
+        p.write_text(text + "\n", encoding="utf-8")
+        files.append(p)
+    for data in (small_data(), real_data):
+        (tmp_path / "matcher.json").unlink(missing_ok=True)
+        py = diagnose.diagnose(data, [str(f) for f in files])
+        assert py["matches"][0]["file"] == str(files[1]) and py["matches"][0]["rank"] == 3
+        assert run_node(data, files, tmp_path, mode) == py
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("noisy", [False, True])
+def test_benchmark_logs_every_path_agrees(real_data, tmp_path, noisy):
+    """The benchmark's multi-rank log (and its noisy variant: a third of the lines benign
+    warnings, NCCL INFO, torch/distributed lines): Python's prefilter and every-line paths and
+    JavaScript's scan and every-line paths give one verdict."""
+    import sys
+
+    sys.path.insert(0, str(REPO / "bench"))
+    from diagnose_throughput import generate
+
+    from generator.matching import logread
+
+    log = tmp_path / "bench.log"
+    generate(log, 6 << 20, 1 << 20, REPO, noisy)
+    py = diagnose.diagnose(real_data, [str(log)])
+    assert py["matches"]
+    assert diagnose.diagnose(real_data, [str(log)], logread.make_prefilter([], "none")) == py
+    assert run_node(real_data, [log], tmp_path, "fast") == py
+    assert run_node(real_data, [log], tmp_path, "plain") == py

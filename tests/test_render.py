@@ -179,3 +179,28 @@ def test_coverage_figures():
     # a kind listed in two sections appears in the first one only
     assert [[k.id for k in rows] for _, rows in cov.sections] == [["a-two", "a-one"], ["b-one"]]
     assert coverage(sections, None, (), entry_ids=()).threads == 0
+
+
+def test_a_kind_covered_by_another_entry_counts_as_covered_and_links_to_it():
+    from generator.entries.model import KindFrequency, TaxonomySample, TaxonomySection
+    from generator.site.coverage import coverage
+
+    sections = (TaxonomySection("A", ("a-hang", "a-timeout", "a-open")),)
+    frequency = (KindFrequency("a-hang", 5, covered_by="a-timeout"), KindFrequency("a-timeout", 3),
+                 KindFrequency("a-open", 2, covered_by="a-missing"))
+    cov = coverage(sections, TaxonomySample(threads=10, date="2026-12-03"), frequency,
+                   entry_ids={"a-timeout"})
+    assert [(k.id, k.entry) for k in cov.ranked] == [("a-hang", "a-timeout"), ("a-timeout", "a-timeout"),
+                                                    ("a-open", "")]  # covered_by a non-entry: open
+    assert (cov.covered, cov.open_threads) == (8, 2)
+
+
+def test_covered_by_must_name_an_entry(project):
+    from generator.entries import checks
+    from generator.entries.catalog import load_catalog
+
+    text = COVERAGE_TAXONOMY.replace("count: 3\n", "count: 3\n    covered_by: ddp-no-such-entry\n", 1)
+    assert text != COVERAGE_TAXONOMY
+    (project.entries_dir / "taxonomy.yaml").write_text(text, encoding="utf-8")
+    problems = checks.check_catalog(load_catalog(project))
+    assert [(p.code, "ddp-no-such-entry" in p.message) for p in problems] == [("E130", True)]

@@ -29,7 +29,8 @@
   // The limits and the roles' ranking order come from matcher.json (data.limits, data.roles),
   // written from generator/matching/engine.py and entries/vocabulary.yaml: no copies here.
   var BENIGN = 0, CONTEXT = 1, SIGNATURE = 2;
-  var WEAK = 0, PLAIN = 1, SPECIFIC = 2;  // strength of a hit: weak signature, plain, context confirmed
+  // strength of a hit: generic text without its context, weak signature, plain, context confirmed
+  var GENERIC = -1, WEAK = 0, PLAIN = 1, SPECIFIC = 2;
   var KIND_SPAN = 1 << 24; // candidate code = kind * KIND_SPAN + index (sorts like (kind, index))
 
   /* The first n code points of s (Python's s[:n]). */
@@ -53,29 +54,114 @@
     return digits.length <= maxDigits ? parseInt(digits, 10) : null;
   }
 
-  function clean(raw, prefixes, ansi, rankInMessage, maxRankDigits) {
+  /* Length in code points (Python's len). */
+  function cpLength(s) {
+    var n = s.length;
+    for (var i = 0; i < s.length; i++) {
+      var c = s.charCodeAt(i);
+      if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) {
+        var d = s.charCodeAt(i + 1);
+        if (d >= 0xdc00 && d <= 0xdfff) { n--; i++; }
+      }
+    }
+    return n;
+  }
+
+  function stripCR(s) {
+    return s.length && s.charCodeAt(s.length - 1) === 13 ? s.slice(0, -1) : s;
+  }
+
+  function clean(raw, prefixes, ansi, rankInMessage, maxRankDigits, embedded, embeddedMax) {
     var text = raw.indexOf("\x1b") >= 0 ? raw.replace(ansi, "") : raw;
-    if (text.length && text.charCodeAt(text.length - 1) === 13) text = text.slice(0, -1);
+    text = stripCR(text);
     var rank = null;
-    var changed = true;
-    while (changed && text) {
-      changed = false;
-      for (var k = 0; k < prefixes.length; k++) {
-        var m = prefixes[k][0].exec(text);
-        if (m && m[0].length > 0) {
-          var group = prefixes[k][1];
-          if (group && rank === null && m[group] !== undefined) rank = parseRank(m[group], maxRankDigits);
-          text = text.slice(m[0].length);
-          changed = true;
-          break;
+    var lookedInside = !embedded;
+    for (;;) {
+      var changed = true;
+      while (changed && text) {
+        changed = false;
+        for (var k = 0; k < prefixes.length; k++) {
+          var m = prefixes[k][0].exec(text);
+          if (m && m[0].length > 0) {
+            var group = prefixes[k][1];
+            if (group && rank === null && m[group] !== undefined) rank = parseRank(m[group], maxRankDigits);
+            text = text.slice(m[0].length);
+            changed = true;
+            break;
+          }
         }
       }
+      if (rank !== null || lookedInside) break;
+      lookedInside = true;
+      var e = embedded.exec(text);
+      // positions: embeddedMax counts code points, as Python does
+      if (!e || cpLength(text.slice(0, e.index)) > embeddedMax ||
+          text.slice(0, e.index).indexOf(": ") >= 0) break;
+      rank = parseRank(e[1] !== undefined ? e[1] : e[2], maxRankDigits);
+      text = text.slice(e.index + e[0].length);
     }
     if (rank === null) {
       var r = rankInMessage.exec(text);
       if (r) rank = parseRank(r[1], maxRankDigits);
     }
     return [rank, text];
+  }
+
+  /* engine.py time_of: the timestamp key ("MMDDhhmmssffffff") of a line, or null. */
+  function timeOf(text, time, timeMax) {
+    var m = time.exec(cut(text, timeMax));
+    if (!m) return null;
+    var month = m[1] !== undefined ? m[1] : m[3], day = m[1] !== undefined ? m[2] : m[4];
+    return month + day + m[5] + m[6] + m[7] + ((m[8] || "") + "000000").slice(0, 6);
+  }
+
+  function readable(key) {
+    if (key === null) return null;
+    return key.slice(0, 2) + "-" + key.slice(2, 4) + " " + key.slice(4, 6) + ":" + key.slice(6, 8) +
+      ":" + key.slice(8, 10) + "." + key.slice(10, 16);
+  }
+
+  /* A rank from JSON: a whole number >= 0 with at most maxDigits digits. */
+  function jsonRank(value, maxDigits) {
+    if (typeof value !== "number" || !isFinite(value) || value < 0 ||
+        value >= Math.pow(10, maxDigits) || Math.floor(value) !== value) return null;
+    return value;
+  }
+
+  function isObject(v) {
+    return typeof v === "object" && v !== null && !Array.isArray(v);
+  }
+
+  /* The text of a worker's error: the traceback of its error file when raw_error is one. */
+  function errorText(raw) {
+    var data;
+    try { data = JSON.parse(raw); } catch (err) { return raw; }
+    if (!isObject(data)) return raw;
+    var message = data.message;
+    if (isObject(message)) {
+      var extra = message.extraInfo;
+      if (isObject(extra) && typeof extra.py_callstack === "string" && extra.py_callstack) {
+        return extra.py_callstack;
+      }
+      if (typeof message.message === "string") return message.message;
+      return raw;
+    }
+    if (typeof message === "string") return message;
+    return raw;
+  }
+
+  /* [global rank, lines of raw_error] of a torchelastic event line, null if it is not one. */
+  function eventOf(text, mark, limits) {
+    var at = text.indexOf(mark);
+    if (at < 0) return null;
+    var event;
+    try { event = JSON.parse(text.slice(at)); } catch (err) { return null; }
+    if (!isObject(event) || !isObject(event.metadata)) return null;
+    var meta = event.metadata;
+    var raw = meta.raw_error;
+    var lines = typeof raw === "string"
+      ? errorText(raw).split("\n").slice(0, limits.max_event_lines) : [];
+    return [jsonRank(meta.global_rank, limits.max_rank_digits), lines];
   }
 
   function re(pattern) {
@@ -94,6 +180,13 @@
     });
     this.ansi = new RegExp(data.ansi, "gs");
     this.rankInMessage = re(data.rank_in_message);
+    this.embedded = re(data.embedded);
+    this.wrapData = data.wrap;
+    this.wrapStop = new RegExp("^(?:" + data.wrap.stop + ")", "s");
+    this.blank = new RegExp("^(?:" + data.blank + ")$", "s");
+    this.eventMark = data.event_mark;
+    this.errorLine = re(data.error_line);
+    this.time = re(data.time);
     this.word = new RegExp(data.word, "gs");
     this.benign = data.benign.map(function (b) { return re(b.pattern); });
     this.contexts = [];
@@ -126,14 +219,60 @@
       });
       index(SIGNATURE, self.sigs.length, s);
       self.sigs.push({ entry: s.entry, index: s.index, regex: re(s.pattern), anchor: s.anchor,
-                       context: ctx, window: s.window, weak: !!s.weak });
+                       context: ctx, window: s.window, weak: !!s.weak, generic: !!s.generic });
     });
     this.hits = new Map();
     this.pending = this.sigs.map(function () { return []; });
     this.contextHits = this.contexts.map(function () { return []; });
+    this.errorLines = []; // [lineno, text] of the last unmatched error lines
     this.lines = 0;
+    this.wrap = 0;
+    this.files = 0;
+    this.lastTime = new Map(); // the last timestamp seen per rank, this file
+    this._time = null;
+    this._joined = null; // [first, last, count, last length, text]
     this._scanner = null;
   }
+
+  /* -- wrapped logs (engine.py: wrap_width, set_wrap) ---------------------------------- */
+  Engine.prototype._continues = function (line) {
+    return !this.blank.test(line) && !this.wrapStop.test(line);
+  };
+
+  Engine.prototype.wrapWidth = function (lines) {
+    var w = this.wrapData;
+    var sample = lines.slice(0, w.sample).map(stripCR);
+    if (!sample.length) return 0;
+    var lengths = sample.map(cpLength);
+    var width = Math.max.apply(null, lengths);
+    if (width < w.min || width > w.max) return 0;
+    var at = 0, follow = 0, different = new Set();  // a repeated line (a progress bar) is no wrap
+    for (var i = 0; i < sample.length; i++) {
+      if (lengths[i] === width) {
+        at++;
+        if (i + 1 < sample.length && this._continues(sample[i + 1])) {
+          follow++;
+          different.add(sample[i]);
+        }
+      }
+    }
+    return different.size >= 2 && 2 * follow >= at ? width : 0;
+  };
+
+  Engine.prototype.setWrap = function (width) {  // a new file starts
+    this._flush();
+    this.wrap = width;
+    this.files += 1;
+    this.lastTime = new Map();
+  };
+
+  Engine.prototype._flush = function () {
+    if (this._joined !== null) {
+      var j = this._joined;
+      this._joined = null;
+      this._line(j[0], cut(j[4], this.limits.max_line));
+    }
+  };
 
   Engine.prototype.candidates = function (text) {
     var found = new Set();
@@ -154,35 +293,101 @@
   Engine.prototype.feed = function (lineno, raw) {
     if (lineno > this.lines) this.lines = lineno;
     raw = cut(raw, this.limits.max_line);
-    var cleaned = clean(raw, this.prefixes, this.ansi, this.rankInMessage,
-                        this.limits.max_rank_digits);
-    var rank = cleaned[0], text = cleaned[1];
-    var tried = this.candidates(text);
-    if (!tried.length) return;
-    var t, kind, i;
-    for (t = 0; t < tried.length; t++) {
-      kind = Math.floor(tried[t] / KIND_SPAN);
-      i = tried[t] % KIND_SPAN;
-      if (kind === BENIGN && this.benign[i].test(text)) return;
+    if (!this.wrap) {
+      this._line(lineno, raw);
+      return;
     }
-    for (t = 0; t < tried.length; t++) {
-      kind = Math.floor(tried[t] / KIND_SPAN);
-      i = tried[t] % KIND_SPAN;
-      if (kind === CONTEXT) {
-        if (this.contextHits[i].length < this.limits.max_context_hits && this.contexts[i].test(text)) {
-          this.contextHits[i].push([lineno, rank]);
+    raw = stripCR(raw);
+    var j = this._joined;
+    if (j !== null && lineno === j[1] + 1 && j[2] < this.wrapData.join && j[3] === this.wrap &&
+        this._continues(raw)) {
+      this._joined = [j[0], lineno, j[2] + 1, cpLength(raw), j[4] + raw];
+      return;
+    }
+    this._flush();
+    this._joined = [lineno, lineno, 1, cpLength(raw), raw];
+  };
+
+  Engine.prototype._clean = function (raw) {
+    return clean(raw, this.prefixes, this.ansi, this.rankInMessage, this.limits.max_rank_digits,
+                 this.embedded, this.data.embedded_max);
+  };
+
+  Engine.prototype._line = function (lineno, raw) {
+    var cleaned = this._clean(raw);
+    var rank = cleaned[0], text = cleaned[1];
+    var stamp = timeOf(raw.indexOf("\x1b") >= 0 ? raw.replace(this.ansi, "") : raw, this.time,
+                       this.data.time_max);
+    if (stamp !== null) {
+      this.lastTime.set(rank, [stamp, lineno]);
+      this._time = stamp;
+    } else {
+      // the last time of its rank, else of a line without rank, within time_lookback lines
+      this._time = null;
+      var keys = [rank, null];
+      for (var k = 0; k < 2; k++) {
+        var seen = this.lastTime.get(keys[k]);
+        if (seen !== undefined && lineno - seen[1] <= this.data.time_lookback) {
+          this._time = seen[0];
+          break;
         }
-      } else if (kind === SIGNATURE) {
-        var sig = this.sigs[i];
-        if (sig.regex.test(text)) {
-          if (sig.context.length) {
-            if (this.pending[i].length < this.limits.max_pending) this.pending[i].push([lineno, rank, text]);
-          } else {
-            this._record(sig, lineno, rank, text, sig.weak ? WEAK : PLAIN);
+      }
+    }
+    if (text.indexOf(this.eventMark) >= 0) {
+      var event = eventOf(text, this.eventMark, this.limits);
+      if (event !== null) {
+        for (var k = 0; k < event[1].length; k++) {
+          var sub = this._clean(cut(event[1][k], this.limits.max_line));
+          var subRank = event[0] !== null ? event[0] : sub[0] !== null ? sub[0] : rank;
+          this._match(lineno, subRank, sub[1]);
+        }
+        return;
+      }
+    }
+    this._match(lineno, rank, text);
+  };
+
+  Engine.prototype._match = function (lineno, rank, text) {
+    var tried = this.candidates(text);
+    var matched = false;
+    var t, kind, i;
+    if (tried.length) {
+      for (t = 0; t < tried.length; t++) {
+        kind = Math.floor(tried[t] / KIND_SPAN);
+        i = tried[t] % KIND_SPAN;
+        if (kind === BENIGN && this.benign[i].test(text)) return;
+      }
+      for (t = 0; t < tried.length; t++) {
+        kind = Math.floor(tried[t] / KIND_SPAN);
+        i = tried[t] % KIND_SPAN;
+        if (kind === CONTEXT) {
+          if (this.contextHits[i].length < this.limits.max_context_hits && this.contexts[i].test(text)) {
+            this.contextHits[i].push([lineno, rank]);
+          }
+        } else if (kind === SIGNATURE) {
+          var sig = this.sigs[i];
+          if (sig.regex.test(text)) {
+            matched = true;
+            if (sig.context.length) {
+              if (this.pending[i].length < this.limits.max_pending) {
+                this.pending[i].push([lineno, rank, text, this._time]);
+              }
+            } else {
+              this._record(sig, lineno, rank, text, sig.generic ? GENERIC : sig.weak ? WEAK : PLAIN,
+                           this._time);
+            }
           }
         }
       }
     }
+    if (!matched && this.errorLine.test(text)) this._noteError(lineno, text);
+  };
+
+  Engine.prototype._noteError = function (lineno, text) {
+    text = cut(text, this.limits.max_text);
+    for (var k = 0; k < this.errorLines.length; k++) if (this.errorLines[k][1] === text) return;
+    if (this.errorLines.length >= this.limits.max_error_lines) this.errorLines.shift();
+    this.errorLines.push([lineno, text]);
   };
 
   Engine.prototype.feedLines = function (lines, start) {
@@ -194,29 +399,56 @@
     if (lineno > this.lines) this.lines = lineno;
   };
 
+  /* engine.py needles, line_needles, context_window: what the prefilter looks for. */
   Engine.prototype.needles = function () {
-    var found = new Set(["\x1b"]);
-    this.data.signatures.forEach(function (s) {
-      found.add(s.anchor);
-      s.context.forEach(function (c) { found.add(c.anchor); });
-    });
+    var found = new Set(["\x1b", this.eventMark]);  // an event's raw_error holds signatures too
+    this.data.signatures.forEach(function (s) { found.add(s.needle); });
     return Array.from(found).sort();
   };
 
-  Engine.prototype._record = function (sig, lineno, rank, text, level) {
+  Engine.prototype.lineNeedles = function () {
+    return Array.from(new Set(this.data.error_needles)).sort();
+  };
+
+  Engine.prototype.contextWindow = function () {
+    var w = this.data.time_lookback;
+    this.data.signatures.forEach(function (s) { if (s.context.length && s.window > w) w = s.window; });
+    return w;
+  };
+
+  Engine.prototype._record = function (sig, lineno, rank, text, level, time) {
     var h = this.hits.get(sig.entry);
-    if (h === undefined) {
-      h = { first_line: lineno, rank: rank, level: level, count: 0,
-            signature: sig.index, evidence: [] };
-      this.hits.set(sig.entry, h);
-    } else if (level > h.level) {
-      h.first_line = lineno; h.rank = rank; h.level = level; h.signature = sig.index;
+    if (h === undefined || level > h.level) {
+      if (h === undefined) {
+        h = { count: 0, ranks: new Set(), evidence: [] };
+        this.hits.set(sig.entry, h);
+      }
+      h.first_line = lineno; h.rank = rank; h.level = level; h.signature = sig.index; h.time = time;
+      h.timed = null; h.untimed = false;
     } else if (level === h.level && lineno < h.first_line) {
-      h.first_line = lineno; h.rank = rank; h.signature = sig.index;
+      h.first_line = lineno; h.rank = rank; h.signature = sig.index; h.time = time;
+    }
+    if (level === h.level) {
+      if (time === null) h.untimed = true;
+      else if (h.timed === null || time < h.timed[0] || (time === h.timed[0] && lineno < h.timed[1])) {
+        h.timed = [time, lineno, rank, sig.index];
+      }
     }
     h.count += 1;
+    if (rank !== null && h.ranks.size < this.limits.max_ranks) h.ranks.add(rank);
+    text = cut(text, this.limits.max_text);
+    for (var k = 0; k < h.evidence.length; k++) {  // the same text from several ranks is one line
+      var e = h.evidence[k];
+      if (e.text === text) {
+        if (lineno < e.line) { e.line = lineno; e.rank = rank; }
+        if (rank !== null && e.ranks.indexOf(rank) < 0 && e.ranks.length < this.limits.max_ranks) {
+          e.ranks.push(rank);
+        }
+        return;
+      }
+    }
     if (h.evidence.length < this.limits.max_evidence) {
-      h.evidence.push({ line: lineno, rank: rank, text: cut(text, this.limits.max_text) });
+      h.evidence.push({ line: lineno, rank: rank, ranks: rank === null ? [] : [rank], text: text });
     }
   };
 
@@ -225,7 +457,7 @@
       var sig = this.sigs[i];
       var pend = this.pending[i];
       for (var p = 0; p < pend.length; p++) {
-        var lineno = pend[p][0], rank = pend[p][1], text = pend[p][2];
+        var lineno = pend[p][0], rank = pend[p][1], text = pend[p][2], time = pend[p][3];
         for (var c = 0; c < sig.context.length; c++) {
           var hits = this.contextHits[sig.context[c]];
           var ok = false;
@@ -237,31 +469,93 @@
             }
           }
           if (ok) {
-            this._record(sig, lineno, rank, text, SPECIFIC);
+            this._record(sig, lineno, rank, text, SPECIFIC, time);
             break;
           }
         }
+        // a generic text without its context: a lead, not a cause
+        if (c === sig.context.length && sig.generic) this._record(sig, lineno, rank, text, GENERIC, time);
       }
       this.pending[i] = [];
     }
   };
 
+  function numeric(a, b) { return a - b; }
+
+  /* engine.py suggestions: Dice coefficient (percent) of the words of an unmatched error
+     line and of an entry's title or signature. */
+  Engine.prototype.suggestions = function () {
+    var sug = this.data.suggest;
+    var stop = new Set(sug.stop);
+    var token = new RegExp(sug.token, "g");
+    var path = new RegExp(sug.path, "g");
+    var best = new Map();
+    for (var k = 0; k < this.errorLines.length; k++) {
+      var lineno = this.errorLines[k][0], text = this.errorLines[k][1];
+      var words = new Set();
+      (text.replace(path, " ").match(token) || []).forEach(function (w) {
+        w = w.toLowerCase();
+        if (!stop.has(w)) words.add(w);
+      });
+      if (!words.size) continue;
+      for (var d = 0; d < sug.docs.length; d++) {
+        var id = sug.docs[d][0], docs = sug.docs[d][1];
+        for (var x = 0; x < docs.length; x++) {
+          var doc = docs[x], common = 0;
+          for (var y = 0; y < doc.length; y++) if (words.has(doc[y])) common++;
+          if (common < sug.min_common) continue;
+          var score = Math.floor(200 * common / (words.size + doc.length));
+          var old = best.get(id);
+          if (score >= sug.min_score && (old === undefined || score > old[0] ||
+                                         (score === old[0] && lineno < old[1]))) {
+            best.set(id, [score, lineno, text]);
+          }
+        }
+      }
+    }
+    var ranked = Array.from(best.entries()).sort(function (a, b) {
+      if (a[1][0] !== b[1][0]) return b[1][0] - a[1][0];
+      if (a[1][1] !== b[1][1]) return a[1][1] - b[1][1];
+      return a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0;
+    }).slice(0, sug.max);
+    var meta = this.data.entries;
+    return ranked.map(function (kv) {
+      return { id: kv[0], title: meta[kv[0]].title, url: meta[kv[0]].url, score: kv[1][0],
+               line: kv[1][1], text: kv[1][2] };
+    });
+  };
+
   Engine.prototype.verdict = function () {
+    this._flush();
     this._resolvePending();
     var meta = this.data.entries;
     var order = this.roleOrder;
+    var byTime = this.files > 1;
+    var timedGroups = new Map();
+    this.hits.forEach(function (h, id) {
+      // several files: the earliest hit in time, when every hit of its level has a time
+      var ok = byTime && h.timed !== null && !h.untimed;
+      if (ok) { h.time = h.timed[0]; h.first_line = h.timed[1]; h.rank = h.timed[2]; h.signature = h.timed[3]; }
+      var group = order[meta[id].role] + "/" + h.level;
+      timedGroups.set(group, (timedGroups.has(group) ? timedGroups.get(group) : true) && ok);
+    });
     var ranked = Array.from(this.hits.entries());
-    function key(kv) {
-      return [order[meta[kv[0]].role], -kv[1].level, kv[1].first_line];
-    }
+    function cmp(x, y) { return x < y ? -1 : x > y ? 1 : 0; }
     ranked.sort(function (a, b) {
-      var ka = key(a), kb = key(b);
-      for (var k = 0; k < 3; k++) if (ka[k] !== kb[k]) return ka[k] - kb[k];
-      return a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0;
+      var ra = order[meta[a[0]].role], rb = order[meta[b[0]].role];
+      if (ra !== rb) return ra - rb;
+      if (a[1].level !== b[1].level) return b[1].level - a[1].level;
+      // several files: within a role and level, by time when every match there has one
+      var ta = timedGroups.get(ra + "/" + a[1].level) ? a[1].time || "" : "";
+      var tb = timedGroups.get(rb + "/" + b[1].level) ? b[1].time || "" : "";
+      if (ta !== tb) return cmp(ta, tb);
+      if (a[1].first_line !== b[1].first_line) return a[1].first_line - b[1].first_line;
+      return cmp(a[0], b[0]);
     });
     var matches = ranked.map(function (kv) {
       var id = kv[0], h = kv[1], m = meta[id];
       var evidence = h.evidence.slice().sort(function (a, b) { return a.line - b.line; });
+      evidence.forEach(function (e) { e.ranks.sort(numeric); });
       return {
         id: id,
         title: m.title,
@@ -269,8 +563,11 @@
         severity: m.severity,
         line: h.first_line,
         rank: h.rank,
+        time: readable(h.time),
+        ranks: Array.from(h.ranks).sort(numeric),
         specific: h.level === SPECIFIC,
-        weak: h.level === WEAK,
+        weak: h.level <= WEAK,
+        generic: h.level === GENERIC,
         count: h.count,
         signature: h.signature,
         evidence: evidence,
@@ -280,9 +577,9 @@
         action_why: m.action_why
       };
     });
-    var rootMatch = null;
+    var rootMatch = null;  // a generic text without its context names no cause
     for (var k = 0; k < matches.length; k++) {
-      if (matches[k].role === this.causeRole) { rootMatch = matches[k]; break; }
+      if (matches[k].role === this.causeRole && !matches[k].generic) { rootMatch = matches[k]; break; }
     }
     var status = rootMatch ? "root-cause-found"
       : matches.length ? "only-consequences-found" : "no-known-failure";
@@ -290,34 +587,48 @@
       status: status,
       root_cause: rootMatch ? rootMatch.id : null,
       lines: this.lines,
-      matches: matches
+      matches: matches,
+      suggestions: matches.length ? [] : this.suggestions()
     };
   };
 
   /* -- fast path: find the lines holding a needle (Aho-Corasick over UTF-16 units) ------- */
-  function Scanner(needles) {
+  /*
+   * needles: signature needles (flag 2: the line and the window around it are fed) and line
+   * needles (flag 1: the line alone). A space in a needle stands for a run of blanks (space
+   * or tab) in the log, as in Python's prefilter: a blank after a blank does not move the
+   * automaton, so "a b" matches "a \t b".
+   */
+  function Scanner(needles, lineNeedles, window) {
     var classOf = new Uint16Array(65536);
     var classes = 1; // class 0: a unit in no needle
     var goto_ = [new Map()];
     var outs = [0];
-    needles.forEach(function (n) {
-      var state = 0;
+    var viaBlank = [false];  // the state is entered by a blank
+    var all = needles.map(function (n) { return [n, 2]; })
+      .concat(lineNeedles.map(function (n) { return [n, 1]; }));
+    all.forEach(function (pair) {
+      var n = pair[0], state = 0;
       for (var k = 0; k < n.length; k++) {
         var c = n.charCodeAt(k);
+        if (c === 9) c = 32;
         if (!classOf[c]) classOf[c] = classes++;
         var next = goto_[state].get(classOf[c]);
         if (next === undefined) {
           next = goto_.length;
           goto_.push(new Map());
           outs.push(0);
+          viaBlank.push(c === 32);
           goto_[state].set(classOf[c], next);
         }
         state = next;
       }
-      if (n.length) outs[state] = 1;
+      if (n.length) outs[state] |= pair[1];
     });
+    if (classOf[32]) classOf[9] = classOf[32];
     var states = goto_.length;
-    var delta = new Int32Array(states * classes);
+    // Uint16 when it fits: half the table, fewer cache misses per character
+    var delta = states < 65536 ? new Uint16Array(states * classes) : new Int32Array(states * classes);
     var fail = new Int32Array(states);
     var out = new Uint8Array(outs);
     var queue = [];
@@ -327,7 +638,7 @@
     }
     for (var q = 0; q < queue.length; q++) {
       var s = queue[q];
-      if (out[fail[s]]) out[s] = 1;
+      out[s] |= out[fail[s]];
       for (var c2 = 0; c2 < classes; c2++) {
         var t = goto_[s].get(c2);
         if (t !== undefined && c2 !== 0) {
@@ -339,46 +650,113 @@
         }
       }
     }
+    // a blank after a blank leaves the state as it is: a space in a needle matches a run
+    if (classOf[32]) {
+      for (var v = 1; v < states; v++) if (viaBlank[v]) delta[v * classes + classOf[32]] = v;
+    }
     this.classOf = classOf;
     this.classes = classes;
     this.delta = delta;
     this.out = out;
+    this.window = window;
   }
 
   /*
-   * Feed the lines of text that hold a needle as feed(offset + lineno, line); return the
-   * number of lines (split on LF, a final LF starts no line). Identical to feeding every
-   * line, because a line without a needle cannot change the verdict (Engine.needles).
+   * Feed the lines of text that can matter as feed(offset + lineno, line); return the number
+   * of lines (split on LF, a final LF starts no line). The lines fed are those holding a
+   * needle, and every line within `window` lines before and after a line holding a signature
+   * needle (logread.py's _Feeder): identical to feeding every line (Engine.needles).
    */
   Scanner.prototype.scan = function (text, offset, feed) {
     var classOf = this.classOf, K = this.classes, delta = this.delta, out = this.out;
-    var n = text.length, state = 0, lineno = 0, lineStart = 0;
-    for (var i = 0; i < n; i++) {
-      var c = text.charCodeAt(i);
-      if (c === 10) {
-        lineno++;
-        lineStart = i + 1;
-        state = 0;
+    var W = this.window;
+    // done: every line up to it was fed or cannot matter; alone: lines after it fed by a
+    // line needle (logread.py's _Feeder)
+    var n = text.length, lineno = 0, done = 0, until = 0, alone = new Set();
+    var state = 0, flags = 0, lineStart = 0;
+    for (var i = 0; i <= n; i++) {
+      var c = i < n ? text.charCodeAt(i) : 10;
+      if (c !== 10) {
+        state = delta[state * K + classOf[c]];
+        if (out[state]) {
+          flags |= out[state];
+          if (flags & 2 || !W) {  // nothing more to learn from this line: to its end
+            i = text.indexOf("\n", i);
+            if (i < 0) i = n;
+            i -= 1;
+          }
+        }
         continue;
       }
-      state = delta[state * K + classOf[c]];
-      if (out[state]) {
-        var end = text.indexOf("\n", i);
-        if (end < 0) end = n;
-        feed(offset + lineno + 1, text.slice(lineStart, end));
-        state = 0;
-        i = end - 1; // the next round reads the LF
+      if (i === n && lineStart === n) break;  // a final LF starts no line
+      var L = lineno + 1;
+      if ((flags & 2) && W) {
+        var first = Math.max(done + 1, L - W);
+        if (first < L) {  // the lines before, within the window, not fed yet
+          var starts = [];
+          var p = lineStart;
+          for (var k = L - 1; k >= first; k--) {
+            var s = text.lastIndexOf("\n", p - 2) + 1;
+            if (!alone.has(k)) starts.push([k, s, p - 1]);
+            p = s;
+          }
+          for (var b = starts.length - 1; b >= 0; b--) {
+            feed(offset + starts[b][0], text.slice(starts[b][1], starts[b][2]));
+          }
+        }
+        done = L - 1;
+        alone.clear();
+        until = Math.max(until, L + W);
       }
+      if (flags || L <= until) {
+        feed(offset + L, text.slice(lineStart, i));
+        if (L === done + 1) done = L;
+        else if (W) {
+          alone.add(L);
+          if (alone.size > 4 * W + 64) {  // lines too far back for any window
+            alone.forEach(function (a) { if (a < L - W) alone.delete(a); });
+          }
+        }
+      }
+      lineno = L;
+      lineStart = i + 1;
+      state = 0;
+      flags = 0;
     }
-    return lineno + (lineStart < n ? 1 : 0);
+    return lineno;
   };
 
+  /* The first n lines of a log file (as splitLines), without splitting all of it. */
+  function headLines(text, n) {
+    var out = [], pos = 0;
+    while (out.length < n && pos < text.length) {
+      var nl = text.indexOf("\n", pos);
+      if (nl < 0) { out.push(text.slice(pos)); break; }
+      out.push(text.slice(pos, nl));
+      pos = nl + 1;
+    }
+    return out;
+  }
+
+  /* One log file's text: the needle scan, or every line when the file is hard-wrapped
+     (a message cut by the wrap may hold no whole needle); returns its number of lines. */
   Engine.prototype.scanText = function (text, offset) {
-    if (!this._scanner) this._scanner = new Scanner(this.needles());
     var self = this;
+    offset = offset || 0;
     if (text.charCodeAt(0) === 0xfeff) text = text.slice(1); // as Python drops a BOM
-    var lines = this._scanner.scan(text, offset || 0, function (n, line) { self.feed(n, line); });
-    this.skipTo((offset || 0) + lines);
+    this.setWrap(this.wrapWidth(headLines(text, this.wrapData.sample)));
+    var lines;
+    if (this.wrap) {
+      var all = splitLines(text);
+      this.feedLines(all, offset + 1);
+      lines = all.length;
+    } else {
+      if (!this._scanner) {
+        this._scanner = new Scanner(this.needles(), this.lineNeedles(), this.contextWindow());
+      }
+      lines = this._scanner.scan(text, offset, function (n, line) { self.feed(n, line); });
+    }
+    this.skipTo(offset + lines);
     return lines;
   };
 
@@ -393,7 +771,9 @@
   /* engine.diagnose_text: every piece of text.split("\n") is a line (tests, checker). */
   function diagnoseText(data, text) {
     var engine = new Engine(data);
-    engine.feedLines(text.split("\n"));
+    var lines = text.split("\n");
+    engine.setWrap(engine.wrapWidth(lines.slice(0, data.wrap.sample)));
+    engine.feedLines(lines);
     return engine.verdict();
   }
 
@@ -431,7 +811,8 @@
         var placed = place(m);
         placed.evidence = m.evidence.map(place);
         return placed;
-      })
+      }),
+      suggestions: verdict.suggestions.map(place)
     };
   }
 
@@ -450,6 +831,7 @@
       if (options && options.plain) {
         var text = f.text.charCodeAt(0) === 0xfeff ? f.text.slice(1) : f.text;
         var all = splitLines(text);
+        engine.setWrap(engine.wrapWidth(all.slice(0, data.wrap.sample)));
         engine.feedLines(all, start + 1);
         lines = all.length;
         engine.skipTo(start + lines);
@@ -462,8 +844,28 @@
     return attributeFiles(engine.verdict(), placed);
   }
 
+  /* A log file's bytes as text, as generator/matching/logread.py reads them: UTF-16 when the
+     file starts with its byte-order mark (Windows PowerShell's `>`), else UTF-8; invalid
+     bytes become U+FFFD and the byte-order mark is dropped. */
+  var UTF16_SNIFF = 64;  // logread.py is_utf16: code units after the BOM looked at, in bytes
+
+  function decodeLog(buffer) {
+    var bytes = buffer instanceof Uint8Array ? buffer : new Uint8Array(buffer);
+    var encoding = "utf-8";
+    var le = bytes.length >= 2 && bytes[0] === 0xff && bytes[1] === 0xfe;
+    var be = bytes.length >= 2 && bytes[0] === 0xfe && bytes[1] === 0xff;
+    if (le || be) {  // UTF-16 when at least half the first code units have a zero high byte
+      var end = Math.min(bytes.length, UTF16_SNIFF + 2);
+      var pairs = Math.floor((end - 2) / 2), zeros = 0;
+      for (var k = 0; k < pairs; k++) if (bytes[2 + 2 * k + (le ? 1 : 0)] === 0) zeros++;
+      if (2 * zeros >= pairs) encoding = le ? "utf-16le" : "utf-16be";
+    }
+    return new TextDecoder(encoding).decode(bytes);
+  }
+
   return {
     Engine: Engine,
+    decodeLog: decodeLog,
     clean: clean,
     splitLines: splitLines,
     diagnoseText: diagnoseText,

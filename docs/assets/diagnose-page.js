@@ -80,9 +80,24 @@
     }
   }
 
-  function where(item, several) {
+  /* [0, 1, 2, 3, 5] -> "0-3, 5" (generator/templating.py rank_ranges) */
+  function rankRanges(ranks) {
+    var parts = [];
+    for (var i = 0; i < ranks.length; i++) {
+      var j = i;
+      while (j + 1 < ranks.length && ranks[j + 1] === ranks[j] + 1) j++;
+      parts.push(i === j ? String(ranks[i]) : ranks[i] + "-" + ranks[j]);
+      i = j;
+    }
+    return parts.join(", ");
+  }
+
+  /* A line's place; with all its ranks when identical lines of several ranks were merged. */
+  function where(item, several, allRanks) {
     var s = (several && item.file ? item.file + ":" : "line ") + item.line;
-    if (item.rank !== null && item.rank !== undefined) s += ", rank " + item.rank;
+    if (allRanks && item.ranks && item.ranks.length > 1) s += ", ranks " + rankRanges(item.ranks);
+    else if (item.rank !== null && item.rank !== undefined) s += ", rank " + item.rank;
+    if (several && item.time) s += ", at " + item.time;  // the earliest failing rank's time
     return s;
   }
 
@@ -131,9 +146,8 @@
   }
 
   function runHere(data, files) {
-    var decoder = new TextDecoder("utf-8");
     return window.FEDiagnose.diagnoseFiles(data, files.map(function (f) {
-      return { name: f.name, text: typeof f.text === "string" ? f.text : decoder.decode(f.buffer) };
+      return { name: f.name, text: typeof f.text === "string" ? f.text : window.FEDiagnose.decodeLog(f.buffer) };
     }));
   }
 
@@ -176,7 +190,7 @@
   function matchCard(m, number, several, primary) {
     var evidence = el("pre", { class: "fe-evidence" });
     m.evidence.slice(0, EVIDENCE_SHOWN).forEach(function (e) {
-      evidence.appendChild(el("span", { class: "fe-where", text: where(e, several) + "  " }));
+      evidence.appendChild(el("span", { class: "fe-where", text: where(e, several, true) + "  " }));
       evidence.appendChild(document.createTextNode(e.text + "\n"));
     });
     var times = m.count === 1 ? "1 matching line" : m.count + " matching lines";
@@ -187,7 +201,9 @@
         el("a", { class: "fe-title", href: entryUrl(m), text: m.title })
       ]),
       el("div", { class: "fe-meta", text: "#" + number + " · " + m.id + " · first at " + where(m, several) +
-        " · " + times + (m.specific ? " · confirmed by its context" : "") }),
+        " · " + times + (m.ranks && m.ranks.length > 1 ? " · ranks " + rankRanges(m.ranks) : "") +
+        (m.specific ? " · confirmed by its context" : "") +
+        (m.generic ? " · generic text, without the evidence that confirms it" : "") }),
       evidence,
       primary ? nextStep(m) : null,
       m.fix ? el("p", { class: "fe-fix" }, [el("strong", { text: "Fix: " }), m.fix]) : null,
@@ -210,13 +226,40 @@
         el("p", { text: "No signature in the encyclopedia matches this log. Search the site with " +
           "the first error line, or add an entry for it (see Contributing)." })
       ]));
+      var suggestions = verdict.suggestions || [];
+      if (suggestions.length) {
+        box.appendChild(el("h3", { text: "Closest entries (unconfirmed)" }));
+        box.appendChild(el("p", { class: "fe-meta", text: "No signature matched: these entries " +
+          "only share words with the log's error lines. Read an entry's confirmation checklist " +
+          "before trusting it." }));
+        suggestions.forEach(function (sg) {
+          var line = el("pre", { class: "fe-evidence" });
+          line.appendChild(el("span", { class: "fe-where", text: where(sg, several) + "  " }));
+          line.appendChild(document.createTextNode(sg.text + "\n"));
+          box.appendChild(el("div", { class: "fe-match fe-suggestion" }, [
+            el("div", { class: "fe-match-head" }, [
+              el("span", { class: "fe-badge", text: "unconfirmed · " + sg.score + "% similar" }),
+              el("a", { class: "fe-title", href: entryUrl(sg), text: sg.title })
+            ]),
+            el("div", { class: "fe-meta", text: sg.id }),
+            line
+          ]));
+        });
+      }
+      box.appendChild(jsonDetails(verdict));
       return;
     }
+    var generic = verdict.status !== "root-cause-found" && matches[0].generic;
     var head = verdict.status === "root-cause-found"
       ? "Root cause: " + matches[0].title
+      : generic ? "No confirmed root cause: a generic error without its evidence"
       : "No root cause in this log, only consequences";
     box.appendChild(el("h2", { class: "fe-verdict", text: head }));
-    if (verdict.status !== "root-cause-found") {
+    if (generic) {
+      box.appendChild(el("p", { text: "The error below is a text that other failures print too, " +
+        "and the lines that would tie it to this entry are not in the log. Read the entry's " +
+        "confirmation checklist before acting on it." }));
+    } else if (verdict.status !== "root-cause-found") {
       box.appendChild(el("p", { text: "The rank that failed first printed its error elsewhere: " +
         "another rank's or node's file, or before the log starts. Add all ranks' files together." }));
     }
@@ -226,11 +269,14 @@
         ? "Also recognised, explained by the root cause" : "Also recognised" }));
       matches.slice(1).forEach(function (m, i) { box.appendChild(matchCard(m, i + 2, several, false)); });
     }
-    var json = JSON.stringify(verdict, null, 2);
-    box.appendChild(el("details", { class: "fe-json" }, [
+    box.appendChild(jsonDetails(verdict));
+  }
+
+  function jsonDetails(verdict) {
+    return el("details", { class: "fe-json" }, [
       el("summary", { text: "Verdict as JSON (same as python -m generator diagnose --json)" }),
-      el("pre", { text: json })
-    ]));
+      el("pre", { text: JSON.stringify(verdict, null, 2) })
+    ]);
   }
 
   function renderError(box, err) {
@@ -358,13 +404,22 @@
         if (!m) {
           out.appendChild(el("p", { class: "fe-quick-none", text: "No signature matches. Try the " +
             "site search, or paste the whole log on the Diagnose page." }));
+          if (verdict.suggestions.length) {
+            var links = [el("span", { text: "Closest entries, unconfirmed: " })];
+            verdict.suggestions.forEach(function (sg, i) {
+              if (i) links.push(", ");
+              links.push(el("a", { href: entryUrl(sg), text: sg.title }));
+            });
+            out.appendChild(el("p", { class: "fe-meta" }, links));
+          }
           return;
         }
         out.appendChild(el("p", { class: "fe-quick-hit" }, [
           el("span", { class: "fe-badge fe-badge-" + m.role, text: roleText(m.role) }),
           " ",
           el("a", { href: entryUrl(m), text: m.title }),
-          m.rank !== null ? el("span", { class: "fe-meta", text: " · rank " + m.rank }) : null
+          m.rank !== null ? el("span", { class: "fe-meta", text: " · rank " + m.rank }) : null,
+          m.generic ? el("span", { class: "fe-meta", text: " · generic text, unconfirmed" }) : null
         ]));
         if (m.fix) out.appendChild(el("p", { class: "fe-fix", text: m.fix }));
         if (verdict.matches.length > 1) {

@@ -11,9 +11,9 @@ importScripts("diagnose-engine.js"); // relative to this worker's own URL
 self.onmessage = function (event) {
   var msg = event.data;
   try {
-    var decoder = new TextDecoder("utf-8"); // invalid bytes -> U+FFFD, BOM dropped (as Python)
+    // UTF-8 or UTF-16 (by its BOM); invalid bytes -> U+FFFD, BOM dropped (as Python)
     var files = msg.files.map(function (f) {
-      return { name: f.name, text: typeof f.text === "string" ? f.text : decoder.decode(f.buffer) };
+      return { name: f.name, text: typeof f.text === "string" ? f.text : FEDiagnose.decodeLog(f.buffer) };
     });
     var started = Date.now();
     var verdict = FEDiagnose.diagnoseFiles(msg.data, files);

@@ -192,6 +192,11 @@ def check_signatures(doc: Document, ctx: Context) -> list[Problem]:
                 out.append(Problem(doc.path, line, col, "E117",
                                    f"signature template does not compile: {exc} "
                                    f"(at character {exc.column} of the template)"))
+        if sig.get("generic") is True and not _items(sig, "context") and sig.get("weak") is not True:
+            out.append(_problem(doc, ("signatures", i, "generic"), "E129",
+                                f"signature {i + 1} is generic but has neither 'context' nor "
+                                "'weak: true'; alone it would name this entry for unrelated "
+                                "failures"))
         source = sig.get("source")
         if isinstance(source, str) and source.strip():
             s = source.strip()
@@ -470,6 +475,10 @@ def check_taxonomy_file(catalog: Catalog) -> list[Problem]:
                                     f"('sample.threads' is {threads})"))
             if isinstance(kind, str):
                 counted.setdefault(kind, count)
+        covered_by = item.get("covered_by")
+        if isinstance(covered_by, str) and covered_by not in catalog.by_id:
+            out.append(_problem(doc, ("frequency", i, "covered_by"), "E130",
+                                f"'covered_by' names '{covered_by}', which is not an entry"))
         examples = item.get("examples")
         if isinstance(examples, list) and len(examples) > MAX_EXAMPLES:
             out.append(_problem(doc, ("frequency", i, "examples"), "E130",

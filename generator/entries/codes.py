@@ -100,6 +100,11 @@ CODES: tuple[Code, ...] = (
     Code("E124", "bad benign template", "error",
          "A benign-noise template in entries/benign.yaml does not compile or matches an "
          "entry's fingerprint line."),
+    Code("E129", "generic signature alone", "error",
+         "The signature is marked `generic: true` (other code paths print the same text, e.g. "
+         "a generic ATen or Python error) but has neither `context` nor `weak: true`: alone "
+         "it would name this entry as the cause of unrelated failures. Add the nearby evidence "
+         "that tells this failure apart as `context`, or mark it `weak: true`."),
     Code("E130", "bad taxonomy frequency", "error",
          "entries/taxonomy.yaml is inconsistent: a kind id that is not kebab-case, a "
          "frequency for a kind no section lists, a count that is negative, larger than the "

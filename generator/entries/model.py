@@ -32,6 +32,7 @@ class Signature:
     window: int = DEFAULT_WINDOW
     reproduced: bool = False
     weak: bool = False
+    generic: bool = False
 
 
 @dataclass(frozen=True)
@@ -251,6 +252,7 @@ class KindFrequency:
     id: str
     count: int
     examples: tuple[str, ...] = ()  # up to 3 thread URLs
+    covered_by: str | None = None  # the entry that covers this kind under another id
 
 
 T = TypeVar("T")

@@ -100,6 +100,14 @@ SIGNATURE = _map(
         "warning): a weak hit ranks after every other root cause in the log.",
         required=False,
     ),
+    Field(
+        "generic",
+        "boolean",
+        "True when other code paths print this text too (a generic ATen or Python error): "
+        "it then needs `context` (or `weak: true`), and without its context it never names "
+        "a root cause on its own.",
+        required=False,
+    ),
 )
 
 ENTRY = _map(
@@ -344,7 +352,10 @@ TAXONOMY_FILE = _map(
               _str("id", "The kind, as listed in a section of `taxonomy`."),
               Field("count", "integer", "In how many sampled threads the kind was seen."),
               _list("examples", "Up to 3 https URLs of sampled threads of this kind.",
-                    _str("url", "A thread URL."), required=False)),
+                    _str("url", "A thread URL."), required=False),
+              _str("covered_by", "The entry that covers this kind although its id differs "
+                   "(the kind's messages are that entry's signatures); it must exist.",
+                   required=False)),
           required=False),
 )
 

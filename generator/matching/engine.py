@@ -4,74 +4,212 @@ No I/O here. The engine consumes the same compiled data (``matcher.json``) that 
 browser's JavaScript engine (``docs/assets/diagnose-engine.js``) consumes, and follows the
 same steps, so both give identical verdicts:
 
+0. shapes of pasted logs: when the start of a log is hard-wrapped at a fixed width
+   (``wrap_width``), a line of that width and the lines that continue it (up to WRAP["join"]) are joined
+   into one before matching; a line that starts like a new line (a launcher prefix, a
+   timestamp, a traceback header or frame) or is blank is never glued on;
 1. clean each line: drop ANSI colour codes and a trailing CR, then peel launcher prefixes
-   (``[rank3]:``, ``[default3]:``, ``[1,3]<stdout>:``, ``worker0:``, Slurm ``15:``,
-   timestamps); the rank comes from the first prefix that names one, else from a
-   ``[Rank N]`` / ``Rank N]`` mention inside the message;
+   (``[rank3]:``, ``[default3]:``, ``[1,3]<stdout>:``, ``worker0:``, ``host-12:``, Slurm
+   ``15:``, timestamps, Markdown quote markers ``>`` and backticks); the rank comes from the
+   first prefix that names one, else from a rank prefix after other text near the start
+   (``node-3 [stderr] [rank7]:``), else from a ``[Rank N]`` mention inside the message;
+   a torchelastic event line (``{"name": "torchelastic.worker.status.FAILED", ...}``) is
+   replaced by the lines of its decoded ``raw_error``, with the event's ``global_rank``;
 2. a line matching a benign template is skipped;
 3. every signature whose anchor occurs in the line is tried; signatures with context are
    kept pending until the end, then accepted when a context template matched within
-   ``window`` lines on the same rank (or a line without a rank);
+   ``window`` lines on the same rank (or a line without a rank); a generic signature
+   (its text is printed outside its entry's failure too) without its context, or generic
+   and weak, is kept as a ``generic`` match: listed, never the root cause;
 4. ranking: roots, then collateral, then wrappers; roots with satisfied context first, then
-   by earliest line; then by id.
+   by earliest line; then by id. With several files, matches of the same role and strength
+   that all carry a timestamp (their own line's, else the last one seen on their rank in
+   their file, within TIME_LOOKBACK lines) are ordered by time instead, and a match is placed at its earliest hit in
+   time: the rank that failed first across the files is named. Identical evidence lines of
+   several ranks are kept once, with their ranks;
+5. when nothing matched, ``suggestions``: the entries whose signatures or title share the
+   most words with the last unmatched error lines (unconfirmed, never in ``matches``).
 """
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-MAX_EVIDENCE = 5  # evidence lines kept per entry
+MAX_EVIDENCE = 5  # evidence lines (distinct texts) kept per entry
 MAX_PENDING = 200  # context-needing hits kept per signature
 MAX_CONTEXT_HITS = 2000  # context hits kept per context template
 MAX_TEXT = 400  # characters of a line kept as evidence
 MAX_LINE = 1 << 20  # characters of a line looked at; the rest of a longer line is ignored
 MAX_RANK_DIGITS = 15  # a longer "rank" is noise (and not exact in JavaScript numbers)
+MAX_RANKS = 1024  # distinct ranks listed per match and per evidence line
+MAX_EVENT_LINES = 400  # lines of a torchelastic event's raw_error looked at
+MAX_ERROR_LINES = 20  # unmatched error lines kept (the last ones) for suggestions
 # what the JavaScript engine reads from matcher.json instead of keeping copies
 LIMITS = {"max_evidence": MAX_EVIDENCE, "max_pending": MAX_PENDING,
           "max_context_hits": MAX_CONTEXT_HITS, "max_text": MAX_TEXT, "max_line": MAX_LINE,
-          "max_rank_digits": MAX_RANK_DIGITS}
+          "max_rank_digits": MAX_RANK_DIGITS, "max_ranks": MAX_RANKS,
+          "max_event_lines": MAX_EVENT_LINES, "max_error_lines": MAX_ERROR_LINES}
 BENIGN, CONTEXT, SIGNATURE = 0, 1, 2  # kinds of pattern, in the order a line is tried
-WEAK, PLAIN, SPECIFIC = 0, 1, 2  # strength of a hit: weak signature, plain, context confirmed
+# strength of a hit: generic text without its context, weak signature, plain, context confirmed
+GENERIC, WEAK, PLAIN, SPECIFIC = -1, 0, 1, 2
 
 ANSI = r"\x1b\[[0-9;?]*[ -/]*[@-~]"
 # Launcher prefixes, tried in order at the start of the line, repeatedly. The group named
 # in "rank" (1-based group number, 0 = none) carries the rank. JavaScript uses the same list.
 PREFIXES: list[tuple[str, int]] = [
+    (r"[ \t]*(?:>[ \t]?)+", 0),  # Markdown quote markers of a pasted log
+    (r"`+[ \t]*", 0),  # backticks of a code span or fence around a pasted line
     (r"\[rank([0-9]+)\]: ?", 1),
     (r"\[[0-9]+,([0-9]+)\]<(?:stdout|stderr)>: ?", 1),
     (r"\[[A-Za-z_][A-Za-z_-]*?([0-9]+)\]: ?", 1),
     (r"worker-?[0-9]+: ", 0),
     (r"[ ]*([0-9]{1,5}): ", 1),
+    (r"[A-Za-z][A-Za-z0-9_.-]*[0-9]: ", 0),  # a host name (pdsh, clush): node-3:, host12:
     (r"\[?[0-9]{4}-[0-9]{2}-[0-9]{2}[T ][0-9]{2}:[0-9]{2}:[0-9]{2}(?:[.,][0-9]+)?"
      r"(?:Z|[+-][0-9]{2}:?[0-9]{2})?\]?[ ]+", 0),
 ]
+# A rank prefix after other text (``node-3 [stderr] [rank7]:``): searched when no prefix at
+# the start named a rank, accepted within EMBEDDED_MAX characters and with no ": " before it
+# (so a message that quotes a prefix keeps its text).
+EMBEDDED = r"\[(?:rank|default)([0-9]+)\]: ?|\[[0-9]+,([0-9]+)\]<(?:stdout|stderr)>: ?"
+EMBEDDED_MAX = 80
 RANK_IN_MESSAGE = r"\[(?:PG [^\]]*)?Rank ([0-9]+)\]"
+# A timestamp near the start of a line (within TIME_MAX characters): ISO / Python logging
+# (2026-06-30T12:00:30.229Z, [2026-06-30 12:00:30,229]) or a glog header (E1206 18:44:12.7152).
+# Groups: month, day (ISO) or month, day (glog), hour, minute, second, fraction. Compared as
+# "MMDDhhmmssffffff" (no year: glog prints none); used to name the earliest failing rank when
+# several files are given.
+TIME = (r"(?:^|[^0-9])(?:[0-9]{4}-([0-9]{2})-([0-9]{2})[T ]|[IWEF]([0-9]{2})([0-9]{2}) )"
+        r"([0-9]{2}):([0-9]{2}):([0-9]{2})(?:[.,]([0-9]+))?")
+TIME_MAX = 160
+TIME_LOOKBACK = 20  # a line without a time takes one seen at most this many lines before it
+
+# Hard-wrapped logs (pasted from a terminal or an issue): the first WRAP_SAMPLE lines decide.
+# The log is wrapped at width W when W (between WRAP_MIN and WRAP_MAX characters) is the
+# longest line, and at least two different lines of exactly W characters, and at least half
+# of the lines of W characters, are followed by a line that continues them: not blank and not
+# starting like a line of its own (WRAP_STOP: a launcher prefix, a timestamp, a log level, a
+# traceback header or frame).
+WRAP = {"sample": 2000, "min": 40, "max": 1000, "join": 8,
+        "stop": (r"\[rank[0-9]+\]:|\[[A-Za-z_][A-Za-z_-]*?[0-9]+\]:|\[[0-9]+,[0-9]+\]<"
+                 r"|\[?[0-9]{4}-[0-9]{2}-[0-9]{2}[T ]|\[?[IWEF][0-9]{4} "
+                 r"|[A-Za-z0-9_.-]+:[0-9]+:[0-9]+ \[|(?:INFO|WARNING|ERROR|DEBUG|CRITICAL)[: ]"
+                 r"|Traceback \(most recent call last\)|[ \t]+File \"")}
+BLANK = r"[ \t]*"
+
+# torchelastic's agent logs one JSON event per worker (torch/distributed/elastic/agent/server/
+# api.py, _construct_event; events/api.py, Event.serialize): its metadata holds global_rank and
+# raw_error, the worker's error file as JSON ({"message": {"message", "extraInfo":
+# {"py_callstack"}}}) or a traceback.
+EVENT_MARK = '{"name": "torchelastic.worker.status.'
+
+# Lines kept for suggestions when nothing matches: those holding one of these words (the
+# prefilter looks for them too, so the fast path keeps the same lines).
+ERROR_NEEDLES = ("Error", "Exception", "ERROR:", "ERROR ", "FAIL", "Fatal", "fatal", "Killed",
+                 "error:", "error ", "failed")
+ERROR_LINE = "|".join(re.escape(w) for w in ERROR_NEEDLES)
+# Words of a path (anything with a slash) say where, not what: left out of suggestions.
+PATH = r"[^ \t]*/[^ \t]*"
 
 
 def _rank(digits: str) -> int | None:
     return int(digits) if len(digits) <= MAX_RANK_DIGITS else None
 
 
+def _json_rank(value: Any) -> int | None:
+    """A rank from JSON: a whole number >= 0 with at most MAX_RANK_DIGITS digits (3.0 is 3,
+    as JavaScript's JSON.parse cannot tell them apart)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    if value != value or value < 0 or value >= 10 ** MAX_RANK_DIGITS or value != int(value):
+        return None
+    return int(value)
+
+
+def _reject_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")  # JavaScript's JSON.parse refuses NaN and Infinity
+
+
+def _error_text(raw: str) -> str:
+    """The text of a worker's error: the traceback of its error file when raw_error is one."""
+    try:
+        data = json.loads(raw, parse_constant=_reject_constant)
+    except (ValueError, RecursionError):
+        return raw
+    if not isinstance(data, dict):
+        return raw
+    message = data.get("message")
+    if isinstance(message, dict):
+        extra = message.get("extraInfo")
+        if isinstance(extra, dict) and isinstance(extra.get("py_callstack"), str) \
+                and extra["py_callstack"]:
+            return str(extra["py_callstack"])
+        if isinstance(message.get("message"), str):
+            return str(message["message"])
+        return raw
+    if isinstance(message, str):
+        return message
+    return raw
+
+
+def event_of(text: str, mark: str) -> tuple[int | None, list[str]] | None:
+    """(global rank, the lines of raw_error) of a torchelastic event line, None if it is not one."""
+    at = text.find(mark)
+    if at < 0:
+        return None
+    try:
+        event = json.loads(text[at:], parse_constant=_reject_constant)
+    except (ValueError, RecursionError):
+        return None
+    if not isinstance(event, dict) or not isinstance(event.get("metadata"), dict):
+        return None
+    meta = event["metadata"]
+    raw = meta.get("raw_error")
+    lines = _error_text(raw).split("\n")[:MAX_EVENT_LINES] if isinstance(raw, str) else []
+    return _json_rank(meta.get("global_rank")), lines
+
+
+def time_of(text: str, time: re.Pattern[str]) -> str | None:
+    """The timestamp key ("MMDDhhmmssffffff") of a line, or None."""
+    m = time.search(text[:TIME_MAX])
+    if not m:
+        return None
+    month, day = (m.group(1), m.group(2)) if m.group(1) is not None else (m.group(3), m.group(4))
+    return month + day + m.group(5) + m.group(6) + m.group(7) + ((m.group(8) or "") + "000000")[:6]
+
+
 def clean(raw: str, prefixes: list[tuple[re.Pattern[str], int]], ansi: re.Pattern[str],
-          rank_in_message: re.Pattern[str]) -> tuple[int | None, str]:
+          rank_in_message: re.Pattern[str],
+          embedded: re.Pattern[str] | None = None) -> tuple[int | None, str]:
     text = ansi.sub("", raw) if "\x1b" in raw else raw
     if text.endswith("\r"):
         text = text[:-1]
     rank: int | None = None
-    changed = True
-    while changed and text:
-        changed = False
-        for pattern, group in prefixes:
-            m = pattern.match(text)
-            if m and m.end() > 0:
-                if group and rank is None:
-                    rank = _rank(m.group(group))
-                text = text[m.end():]
-                changed = True
-                break
+    looked_inside = embedded is None
+    while True:
+        changed = True
+        while changed and text:
+            changed = False
+            for pattern, group in prefixes:
+                m = pattern.match(text)
+                if m and m.end() > 0:
+                    if group and rank is None:
+                        rank = _rank(m.group(group))
+                    text = text[m.end():]
+                    changed = True
+                    break
+        if rank is not None or looked_inside or embedded is None:
+            break
+        looked_inside = True
+        e = embedded.search(text)
+        if not e or e.start() > EMBEDDED_MAX or ": " in text[:e.start()]:
+            break
+        rank = _rank(e.group(1) if e.group(1) is not None else e.group(2))
+        text = text[e.end():]
     if rank is None:
         m = rank_in_message.search(text)
         if m:
@@ -102,15 +240,22 @@ class _Sig:
     context: list[int]  # indexes into Engine.contexts
     window: int
     weak: bool = False  # a hint rather than a cause: ranks after every other root hit
+    generic: bool = False  # printed outside this failure too: a cause only with its context
 
 
 @dataclass
 class _EntryHits:
     first_line: int = 0
     rank: int | None = None
-    level: int = PLAIN  # WEAK, PLAIN or SPECIFIC: the strongest kind of hit seen
+    level: int = PLAIN  # GENERIC, WEAK, PLAIN or SPECIFIC: the strongest kind of hit seen
     count: int = 0
     signature: int = 0
+    time: str | None = None  # the time of the hit at first_line
+    # the earliest hit in time at this level: (time, line, rank, signature); untimed: a hit
+    # at this level had no time
+    timed: tuple[str, int, int | None, int] | None = None
+    untimed: bool = False
+    ranks: set[int] = field(default_factory=set)
     evidence: list[dict[str, Any]] = field(default_factory=list)
 
 
@@ -119,12 +264,22 @@ class Engine:
 
     def __init__(self, data: dict[str, Any]) -> None:
         self.data = data
+        self.limits = data["limits"]
         # roles in ranking order (entries/vocabulary.yaml); the first is the cause
         self.role_order = {role: i for i, role in enumerate(data["roles"])}
         self.cause_role = data["roles"][0] if data["roles"] else None
         self.prefixes = [(re.compile(p), g) for p, g in data["prefixes"]]
         self.ansi = re.compile(data["ansi"])
         self.rank_in_message = re.compile(data["rank_in_message"])
+        self.embedded = re.compile(data["embedded"])
+        self.wrap_data = data["wrap"]
+        self.wrap_stop = re.compile(data["wrap"]["stop"])
+        self.blank = re.compile(data["blank"])
+        self.event_mark = data["event_mark"]
+        self.error_line = re.compile(data["error_line"])
+        self.time = re.compile(data["time"])
+        self.token = re.compile(data["suggest"]["token"])
+        self.path = re.compile(data["suggest"]["path"])
         self.word = re.compile(data["word"])
         self.benign = [_Lazy(b["pattern"]) for b in data["benign"]]
         self.contexts: list[_Lazy] = []
@@ -153,16 +308,63 @@ class Engine:
                 ctx.append(context_index[c["pattern"]])
             index(SIGNATURE, len(self.sigs), s)
             self.sigs.append(_Sig(s["entry"], s["index"], _Lazy(s["pattern"]), ctx, s["window"],
-                                  bool(s.get("weak"))))
+                                  bool(s.get("weak")), bool(s.get("generic"))))
+        self.wrap = 0
         self.reset()
 
     def reset(self) -> None:
         """Forget every line fed so far; the compiled patterns are kept for the next log."""
         self.hits: dict[str, _EntryHits] = {}
         # sparse: only signatures and contexts that matched somewhere have a list
-        self.pending: dict[int, list[tuple[int, int | None, str]]] = {}
+        self.pending: dict[int, list[tuple[int, int | None, str, str | None]]] = {}
         self.context_hits: dict[int, list[tuple[int, int | None]]] = {}
+        self.error_lines: list[tuple[int, str]] = []  # the last unmatched error lines
         self.lines = 0
+        self.wrap = 0
+        self.files = 0
+        # the last timestamp seen per rank in this file, with its line
+        self.last_time: dict[int | None, tuple[str, int]] = {}
+        self._time: str | None = None  # the time of the line being matched
+        self._joined: tuple[int, int, int, int, str] | None = None
+
+    # -- wrapped logs ----------------------------------------------------------------
+    def _continues(self, line: str) -> bool:
+        """Whether a line can be the continuation of a wrapped one (CR already removed)."""
+        return self.blank.fullmatch(line) is None and self.wrap_stop.match(line) is None
+
+    def wrap_width(self, lines: list[str]) -> int:
+        """The width at which the log starting with these lines is hard-wrapped, 0 if it is
+        not (see WRAP). Lengths count code points, without a trailing CR."""
+        w = self.wrap_data
+        sample = [line[:-1] if line.endswith("\r") else line for line in lines[:w["sample"]]]
+        if not sample:
+            return 0
+        width = max(len(line) for line in sample)
+        if width < w["min"] or width > w["max"]:
+            return 0
+        at = follow = 0
+        different: set[str] = set()  # a repeated line (a progress bar) is no wrap
+        for i, line in enumerate(sample):
+            if len(line) == width:
+                at += 1
+                if i + 1 < len(sample) and self._continues(sample[i + 1]):
+                    follow += 1
+                    different.add(line)
+        return width if len(different) >= 2 and 2 * follow >= at else 0
+
+    def set_wrap(self, width: int) -> None:
+        """A new file starts: its lines are hard-wrapped at ``width`` characters (0: not
+        wrapped). Timestamps seen so far belong to the previous file."""
+        self._flush()
+        self.wrap = width
+        self.files += 1
+        self.last_time = {}
+
+    def _flush(self) -> None:
+        if self._joined is not None:
+            first, _, _, _, text = self._joined
+            self._joined = None
+            self._line(first, text[:MAX_LINE])
 
     # -- feeding ---------------------------------------------------------------------
     def candidates(self, text: str) -> list[tuple[int, int]]:
@@ -181,34 +383,90 @@ class Engine:
     def feed(self, lineno: int, raw: str) -> None:
         """One log line (without its newline); lineno is 1-based and increasing.
 
-        Lines that contain no anchor of any signature or context template and no ESC
-        character cannot change the result; a caller may skip them (see ``needles``) and
-        report the line count with ``skip_to``.
+        Lines that hold neither a needle nor a line needle, and are not within
+        ``context_window`` lines of a line holding a needle, cannot change the result, unless
+        the log is wrapped (``set_wrap``); a caller may skip them and report the line count
+        with ``skip_to``.
         """
         self.lines = max(self.lines, lineno)
         if len(raw) > MAX_LINE:
             raw = raw[:MAX_LINE]
-        rank, text = clean(raw, self.prefixes, self.ansi, self.rank_in_message)
-        tried = self.candidates(text)
-        if not tried:
+        if not self.wrap:
+            self._line(lineno, raw)
             return
-        for kind, i in tried:
-            if kind == BENIGN and self.benign[i].search(text):
+        if raw.endswith("\r"):
+            raw = raw[:-1]
+        j = self._joined
+        if (j is not None and lineno == j[1] + 1 and j[2] < self.wrap_data["join"]
+                and j[3] == self.wrap and self._continues(raw)):
+            self._joined = (j[0], lineno, j[2] + 1, len(raw), j[4] + raw)
+            return
+        self._flush()
+        self._joined = (lineno, lineno, 1, len(raw), raw)
+
+    def _line(self, lineno: int, raw: str) -> None:
+        rank, text = clean(raw, self.prefixes, self.ansi, self.rank_in_message, self.embedded)
+        stamp = time_of(self.ansi.sub("", raw) if "\x1b" in raw else raw, self.time)
+        if stamp is not None:
+            self.last_time[rank] = (stamp, lineno)
+            self._time = stamp
+        else:
+            # the last time of its rank, else of a line without rank, within TIME_LOOKBACK
+            # lines (a reader feeds those lines before a needle's line: same in every path)
+            self._time = None
+            for key in (rank, None):
+                seen = self.last_time.get(key)
+                if seen is not None and lineno - seen[1] <= TIME_LOOKBACK:
+                    self._time = seen[0]
+                    break
+        if self.event_mark in text:
+            event = event_of(text, self.event_mark)
+            if event is not None:
+                event_rank, lines = event
+                for sub in lines:
+                    sub_rank, sub_text = clean(sub[:MAX_LINE], self.prefixes, self.ansi,
+                                               self.rank_in_message, self.embedded)
+                    if event_rank is not None:
+                        sub_rank = event_rank
+                    elif sub_rank is None:
+                        sub_rank = rank
+                    self._match(lineno, sub_rank, sub_text)
                 return
-        for kind, i in tried:
-            if kind == CONTEXT:
-                hits = self.context_hits.setdefault(i, [])
-                if len(hits) < MAX_CONTEXT_HITS and self.contexts[i].search(text):
-                    hits.append((lineno, rank))
-            elif kind == SIGNATURE:
-                sig = self.sigs[i]
-                if sig.regex.search(text):
-                    if sig.context:
-                        pending = self.pending.setdefault(i, [])
-                        if len(pending) < MAX_PENDING:
-                            pending.append((lineno, rank, text))
-                    else:
-                        self._record(sig, lineno, rank, text, WEAK if sig.weak else PLAIN)
+        self._match(lineno, rank, text)
+
+    def _match(self, lineno: int, rank: int | None, text: str) -> None:
+        tried = self.candidates(text)
+        matched = False
+        if tried:
+            for kind, i in tried:
+                if kind == BENIGN and self.benign[i].search(text):
+                    return
+            for kind, i in tried:
+                if kind == CONTEXT:
+                    hits = self.context_hits.setdefault(i, [])
+                    if len(hits) < MAX_CONTEXT_HITS and self.contexts[i].search(text):
+                        hits.append((lineno, rank))
+                elif kind == SIGNATURE:
+                    sig = self.sigs[i]
+                    if sig.regex.search(text):
+                        matched = True
+                        if sig.context:
+                            pending = self.pending.setdefault(i, [])
+                            if len(pending) < MAX_PENDING:
+                                pending.append((lineno, rank, text, self._time))
+                        else:
+                            level = GENERIC if sig.generic else WEAK if sig.weak else PLAIN
+                            self._record(sig, lineno, rank, text, level, self._time)
+        if not matched and self.error_line.search(text):
+            self._note_error(lineno, text)
+
+    def _note_error(self, lineno: int, text: str) -> None:
+        text = text[:MAX_TEXT]
+        if any(t == text for _, t in self.error_lines):
+            return
+        if len(self.error_lines) >= MAX_ERROR_LINES:
+            self.error_lines.pop(0)
+        self.error_lines.append((lineno, text))
 
     def feed_lines(self, lines: Iterable[str], start: int = 1) -> None:
         for n, line in enumerate(lines, start):
@@ -219,57 +477,140 @@ class Engine:
         self.lines = max(self.lines, lineno)
 
     def needles(self) -> list[str]:
-        """Substrings at least one of which every line that can change the result holds.
+        """The prefilter's signature needles: a line that holds none of them (blank runs
+        may be wider in the log than the needle's single spaces) matches no signature.
 
-        A signature or context pattern matches only lines that hold its anchor; cleaning
-        only removes characters from the start and the end of a line, except ANSI codes,
-        which can join two halves of an anchor, so ESC is a needle too. Benign patterns
-        only ever skip lines, so they need no needle. Sorted, without duplicates.
+        Each signature's needle is its longest literal run (``phrase``). Cleaning only
+        removes characters from the start and the end of a line, except ANSI codes, which
+        can join two halves of a needle, so ESC is one too. A reader feeds the lines holding
+        one, and every line within ``context_window`` lines before and after them (where the
+        signature's context can be). Sorted, without duplicates.
         """
-        found = {"\x1b"}
-        found.update(s["anchor"] for s in self.data["signatures"])
-        found.update(c["anchor"] for s in self.data["signatures"] for c in s["context"])
+        found = {"\x1b", self.event_mark}  # an event's raw_error holds signatures too
+        found.update(s["needle"] for s in self.data["signatures"])
         return sorted(found)
 
-    def _record(self, sig: _Sig, lineno: int, rank: int | None, text: str, level: int) -> None:
+    def line_needles(self) -> list[str]:
+        """Needles of lines that matter by themselves, without a window: the error lines kept
+        for suggestions. Benign patterns only ever skip lines, so they need no needle.
+        Sorted, without duplicates."""
+        return sorted(set(self.data["error_needles"]))
+
+    def context_window(self) -> int:
+        """Lines before and after a needle's line that a reader must feed too: the largest
+        window of a signature with context, and the time look-back."""
+        return max([s["window"] for s in self.data["signatures"] if s["context"]]
+                   + [self.data["time_lookback"]])
+
+    def _record(self, sig: _Sig, lineno: int, rank: int | None, text: str, level: int,
+                time: str | None) -> None:
         h = self.hits.get(sig.entry)
-        if h is None:
-            h = self.hits[sig.entry] = _EntryHits(first_line=lineno, rank=rank, level=level,
-                                                   signature=sig.index)
-        elif level > h.level:
+        if h is None or level > h.level:
             # a stronger hit (context-confirmed, or not weak) outranks earlier weaker ones
-            h.first_line, h.rank, h.level, h.signature = lineno, rank, level, sig.index
+            if h is None:
+                h = self.hits[sig.entry] = _EntryHits()
+            h.first_line, h.rank, h.level, h.signature, h.time = lineno, rank, level, sig.index, time
+            h.timed, h.untimed = None, False
         elif level == h.level and lineno < h.first_line:
-            h.first_line, h.rank, h.signature = lineno, rank, sig.index
+            h.first_line, h.rank, h.signature, h.time = lineno, rank, sig.index, time
+        if level == h.level:
+            if time is None:
+                h.untimed = True
+            elif h.timed is None or (time, lineno) < (h.timed[0], h.timed[1]):
+                h.timed = (time, lineno, rank, sig.index)
         h.count += 1
+        if rank is not None and len(h.ranks) < MAX_RANKS:
+            h.ranks.add(rank)
+        text = text[:MAX_TEXT]
+        for e in h.evidence:  # the same text from several ranks is one evidence line
+            if e["text"] == text:
+                if lineno < e["line"]:
+                    e["line"], e["rank"] = lineno, rank
+                if rank is not None and rank not in e["ranks"] and len(e["ranks"]) < MAX_RANKS:
+                    e["ranks"].append(rank)
+                return
         if len(h.evidence) < MAX_EVIDENCE:
-            h.evidence.append({"line": lineno, "rank": rank, "text": text[:MAX_TEXT]})
+            h.evidence.append({"line": lineno, "rank": rank,
+                               "ranks": [] if rank is None else [rank], "text": text})
 
     def _resolve_pending(self) -> None:
         for i in sorted(self.pending):
             sig = self.sigs[i]
-            for lineno, rank, text in self.pending[i]:
+            for lineno, rank, text, time in self.pending[i]:
                 for c in sig.context:
                     if any(abs(cl - lineno) <= sig.window
                            and (rank is None or cr is None or cr == rank)
                            for cl, cr in self.context_hits.get(c, ())):
-                        self._record(sig, lineno, rank, text, SPECIFIC)
+                        self._record(sig, lineno, rank, text, SPECIFIC, time)
                         break
+                else:
+                    if sig.generic:  # a generic text without its context: a lead, not a cause
+                        self._record(sig, lineno, rank, text, GENERIC, time)
         self.pending = {}
+
+    # -- suggestions -----------------------------------------------------------------
+    def _tokens(self, text: str) -> set[str]:
+        stop = self._stop
+        text = self.path.sub(" ", text)
+        return {t for t in (m.lower() for m in self.token.findall(text)) if t not in stop}
+
+    def suggestions(self) -> list[dict[str, Any]]:
+        """The entries closest to the unmatched error lines, by the Dice coefficient of
+        their words and the words of an entry's signatures or title (see matcherdata): at
+        least ``min_common`` words shared and a score of at least ``min_score`` percent."""
+        sug = self.data["suggest"]
+        self._stop = set(sug["stop"])
+        best: dict[str, tuple[int, int, str]] = {}  # id -> (score, line, text)
+        for lineno, text in self.error_lines:
+            words = self._tokens(text)
+            if not words:
+                continue
+            for entry_id, docs in sug["docs"]:
+                for doc in docs:
+                    common = sum(1 for w in doc if w in words)
+                    if common < sug["min_common"]:
+                        continue
+                    score = 200 * common // (len(words) + len(doc))
+                    old = best.get(entry_id)
+                    if score >= sug["min_score"] and (old is None or score > old[0]
+                                                      or (score == old[0] and lineno < old[1])):
+                        best[entry_id] = (score, lineno, text)
+        ranked = sorted(best.items(), key=lambda kv: (-kv[1][0], kv[1][1], kv[0]))[:sug["max"]]
+        meta = self.data["entries"]
+        return [{"id": entry_id, "title": meta[entry_id]["title"], "url": meta[entry_id]["url"],
+                 "score": score, "line": line, "text": text}
+                for entry_id, (score, line, text) in ranked]
 
     # -- result ----------------------------------------------------------------------
     def verdict(self) -> dict[str, Any]:
+        self._flush()
         self._resolve_pending()
         meta = self.data["entries"]
+        by_time = self.files > 1
+        for h in self.hits.values():
+            # several files: the earliest hit in time, when every hit of its level has a time
+            if by_time and h.timed is not None and not h.untimed:
+                h.time, h.first_line, h.rank, h.signature = h.timed
+        # several files: within a role and level, earliest in time first when every match
+        # there has a time, else earliest line (files in the order given)
+        timed_groups: dict[tuple[int, int], bool] = {}
+        for entry_id, h in self.hits.items():
+            group = (self.role_order[meta[entry_id]["role"]], h.level)
+            ok = by_time and h.timed is not None and not h.untimed
+            timed_groups[group] = timed_groups.get(group, True) and ok
         ranked = sorted(
             self.hits.items(),
-            key=lambda kv: (self.role_order[meta[kv[0]]["role"]],
-                            -kv[1].level, kv[1].first_line, kv[0]),
+            key=lambda kv: (self.role_order[meta[kv[0]]["role"]], -kv[1].level,
+                            (kv[1].time or "") if timed_groups[(self.role_order[meta[kv[0]]["role"]],
+                                                                kv[1].level)] else "",
+                            kv[1].first_line, kv[0]),
         )
         matches = []
         for entry_id, h in ranked:
             m = meta[entry_id]
             h.evidence.sort(key=lambda e: e["line"])
+            for e in h.evidence:
+                e["ranks"].sort()
             matches.append({
                 "id": entry_id,
                 "title": m["title"],
@@ -277,8 +618,11 @@ class Engine:
                 "severity": m["severity"],
                 "line": h.first_line,
                 "rank": h.rank,
+                "time": _readable(h.time),
+                "ranks": sorted(h.ranks),
                 "specific": h.level == SPECIFIC,
-                "weak": h.level == WEAK,
+                "weak": h.level <= WEAK,
+                "generic": h.level == GENERIC,
                 "count": h.count,
                 "signature": h.signature,
                 "evidence": h.evidence,
@@ -287,7 +631,9 @@ class Engine:
                 "action": m["action"],
                 "action_why": m["action_why"],
             })
-        root = next((m for m in matches if m["role"] == self.cause_role), None)
+        # a generic text without its context names no cause (it is listed, not concluded)
+        root = next((m for m in matches if m["role"] == self.cause_role and not m["generic"]),
+                    None)
         if root is not None:
             status = "root-cause-found"
         elif matches:
@@ -299,7 +645,15 @@ class Engine:
             "root_cause": root["id"] if root else None,
             "lines": self.lines,
             "matches": matches,
+            "suggestions": [] if matches else self.suggestions(),
         }
+
+
+def _readable(key: str | None) -> str | None:
+    """A timestamp key as "MM-DD hh:mm:ss.ffffff"."""
+    if key is None:
+        return None
+    return f"{key[0:2]}-{key[2:4]} {key[4:6]}:{key[6:8]}:{key[8:10]}.{key[10:16]}"
 
 
 def diagnose_text(data: dict[str, Any] | Engine, text: str) -> dict[str, Any]:
@@ -307,7 +661,9 @@ def diagnose_text(data: dict[str, Any] | Engine, text: str) -> dict[str, Any]:
     to reuse its compiled patterns across many small logs."""
     engine = data if isinstance(data, Engine) else Engine(data)
     engine.reset()
-    engine.feed_lines(text.split("\n"))
+    lines = text.split("\n")
+    engine.set_wrap(engine.wrap_width(lines[:engine.wrap_data["sample"]]))
+    engine.feed_lines(lines)
     return engine.verdict()
 
 
@@ -359,4 +715,5 @@ def attribute_files(verdict: dict[str, Any], files: list[dict[str, Any]]) -> dic
         "lines": sum(f["lines"] for f in files),
         "files": [{"name": f["name"], "lines": f["lines"]} for f in files],
         "matches": matches,
+        "suggestions": [place(s) for s in verdict["suggestions"]],
     }

@@ -3,7 +3,11 @@
 - Files are read in binary, in big chunks into one reused buffer (``readinto``): a log of
   many GB costs the buffer (16 MiB) plus the engine's bounded state, never the file.
 - gzip is recognised by its magic bytes, not the file name; ``-`` reads stdin (gzip too).
-- Lines end at LF only. A final LF does not start another line. Each line is decoded as
+- A file that starts with a UTF-16 byte-order mark (what Windows PowerShell's `>` writes),
+  followed by mostly-ASCII code units (``is_utf16``), is decoded as UTF-16 (invalid code
+  units replaced); anything else is UTF-8.
+- Lines end at LF only (a CR before it is removed by the engine). A final LF does not start
+  another line. Each line is decoded as
   UTF-8 with invalid bytes replaced (U+FFFD), a UTF-8 byte-order mark at the start of a
   file is dropped, and only the first ``LINE_CAP_BYTES`` of a line are kept (a line of
   gigabytes is skipped through, not held). The engine then looks at the first
@@ -11,25 +15,42 @@
   never changes what those characters are, so the browser (which caps characters only)
   sees the same text.
 - Fast path: a line can change the verdict only if it holds one of the engine's
-  ``needles()`` (the anchors of all signature and context templates, and ESC). A
-  prefilter finds those lines in the raw chunk; the lines between are only counted. The
-  result is identical to feeding every line (the tests compare both paths).
+  ``needles()`` (the anchors of all signature and context templates, the torchelastic event
+  mark, the error words kept for suggestions, and ESC). A prefilter finds those lines in the
+  raw chunk; the lines between are only counted. The result is identical to feeding every
+  line (the tests compare both paths). A hard-wrapped log (``engine.wrap_width`` of its first
+  lines) is fed line by line instead: a message cut by the wrap may hold no whole needle.
 
 Prefilter implementations, fastest available first (``FAILURE_ENCYCLOPEDIA_PREFILTER``
 picks one: ``re2``, ``re`` or ``none``):
 
-- ``re2``: google-re2 (``pip install google-re2``), one alternation of all needles compiled
-  to a DFA, searched over the raw chunk. Measured on a 1 GB multi-rank log on the 2-core
-  dev machine at 0.8-1.3x the time of ``LC_ALL=C grep -F -f <literals>`` (see
-  bench/diagnose_throughput.py). Optional because it has no wheel for every platform
-  (e.g. Linux aarch64); it only decides which lines to look at, never what they mean.
+- ``re2``: google-re2 (a dependency of the package), one alternation of all needles
+  compiled to a DFA, searched over the raw chunk. It only decides which lines to look at,
+  never what they mean, so a platform where it cannot be imported gets the same answers.
+  Measured with bench/diagnose_throughput.py on 300 MB 8-rank logs, on the shared 2-core dev
+  machine under load (load average 3-6): 1.0-1.6 s on the --noisy log (a third of the lines
+  benign warnings, NCCL INFO, torch/distributed lines) and 1.0-2.2 s on the plain one,
+  peak RSS 53 MiB; that is 2.4-4.4x the time of ``LC_ALL=C grep -c -F -f <all literals>``
+  (whose one- and two-character literals match at the start of every line, so grep only
+  splits lines) and 0.5-1.0x the time of grep with the literals of six characters or more.
+  In-process, the scan itself runs at about 300 MB/s: the RE2 DFA about half of it,
+  counting lines and reading the rest.
+
+The needles are each signature's longest literal run (a space in it stands for any run of
+blanks), ESC and the torchelastic event mark; a line holding one is fed together with the
+``window`` lines before and after it, where its context templates and its time can be
+(benign and context templates have no needles of their own). The lines before it come from
+the buffer or from a tail of the previous buffer (at most ``TAIL_BYTES``: only lines of
+megabytes each can fall out of it). Error words for suggestions are line needles: such a
+line is fed alone.
 - ``re``: the same alternation, factored as a trie, in Python's ``re``: pure Python,
-  same answers, several times slower.
+  same answers, 10-70x slower.
 - ``none``: every line goes through the engine (the reference path, slowest).
 """
 
 from __future__ import annotations
 
+import codecs
 import contextlib
 import gzip
 import io
@@ -51,6 +72,8 @@ CHUNK = 16 << 20  # bytes read per readinto; the buffer is allocated once per re
 LINE_CAP_BYTES = 4 * engine_mod.MAX_LINE + 8
 GZIP_MAGIC = b"\x1f\x8b"
 BOM = "\ufeff"
+UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
+UTF16_SNIFF = 64  # bytes after the byte-order mark looked at to tell UTF-16 (see is_utf16)
 PREFILTER_ENV = "FAILURE_ENCYCLOPEDIA_PREFILTER"
 
 Finder = Callable[[Any, int, int], int]  # (buffer, start, end) -> position of a needle or -1
@@ -83,6 +106,9 @@ class _Prefixed(io.RawIOBase):
             n = min(len(b), len(self._head))
             b[:n] = self._head[:n]
             self._head = self._head[n:]
+            if n < len(b):  # and more in the same read, so that a peek sees past the head
+                more = self._rest.readinto(memoryview(b)[n:])  # type: ignore[attr-defined]
+                n += more or 0
             return n
         return self._rest.readinto(b)  # type: ignore[attr-defined]
 
@@ -101,6 +127,32 @@ def _errno_name(exc: OSError) -> str:
     import errno
 
     return errno.errorcode.get(exc.errno or 0, "")
+
+
+class _Utf16(io.RawIOBase):
+    """A UTF-16 stream (with its byte-order mark) read as UTF-8 bytes: what Windows
+    PowerShell's `>` writes becomes what the rest of the reader expects. Invalid code units
+    become U+FFFD; the byte-order mark is dropped."""
+
+    def __init__(self, rest: IO[bytes]) -> None:
+        super().__init__()
+        self._rest = rest
+        self._decoder = codecs.getincrementaldecoder("utf-16")("replace")
+        self._out = b""
+        self._eof = False
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, b: Any) -> int:
+        while not self._out and not self._eof:
+            raw = self._rest.read(1 << 20)
+            self._eof = not raw
+            self._out = self._decoder.decode(raw, final=self._eof).encode("utf-8", "surrogatepass")
+        n = min(len(b), len(self._out))
+        b[:n] = self._out[:n]
+        self._out = self._out[n:]
+        return n
 
 
 class LogStream:
@@ -150,7 +202,29 @@ def open_log(path: str) -> LogStream:
                                                  buffer_size=1 << 16)]
     if head == GZIP_MAGIC:
         layers.append(gzip.GzipFile(fileobj=layers[0], mode="rb"))  # type: ignore[arg-type]
+    try:
+        start = layers[-1].peek(UTF16_SNIFF + 2)[:UTF16_SNIFF + 2]  # type: ignore[attr-defined]
+    except (OSError, EOFError, zlib.error) as exc:
+        LogStream(name, layers).close()
+        raise read_error(name, exc) from None
+    if is_utf16(start):
+        layers.append(io.BufferedReader(_Utf16(layers[-1]), buffer_size=1 << 16))  # type: ignore[arg-type]
     return LogStream(name, layers)
+
+
+def is_utf16(head: bytes) -> bool:
+    """Whether a file starting with these bytes is UTF-16: a byte-order mark, then code units
+    of which at least half have a zero high byte (text that is mostly ASCII, as logs are;
+    invalid UTF-8 that happens to start with FF FE stays UTF-8). The JavaScript reader
+    (decodeLog) applies the same rule to the same UTF16_SNIFF bytes."""
+    bom = head[:2]
+    if bom not in UTF16_BOMS:
+        return False
+    units = head[2:UTF16_SNIFF + 2]
+    pairs = len(units) // 2
+    high = 1 if bom == b"\xff\xfe" else 0  # the high byte of each unit: second in LE
+    zeros = sum(1 for k in range(pairs) if units[2 * k + high] == 0)
+    return 2 * zeros >= pairs
 
 
 def _read_exactly(raw: IO[bytes], n: int) -> bytes:
@@ -178,7 +252,10 @@ def read_error(name: str, exc: BaseException) -> LogError:
 @dataclass
 class Prefilter:
     kind: str  # "re2", "re" or "none"
-    find: Finder | None  # None: every line is fed
+    find: Finder | None  # position of any needle in buf[start:end], -1 if none; None: every line
+    # whether buf[start:end] (one line) holds a signature needle; None when window is 0
+    signal: Callable[[Any, int, int], bool] | None = None
+    window: int = 0  # lines fed before and after a line that holds a signature needle
 
 
 def _minimal(needles: list[bytes]) -> list[bytes]:
@@ -188,6 +265,9 @@ def _minimal(needles: list[bytes]) -> list[bytes]:
         if n and not any(k in n for k in keep):
             keep.append(n)
     return sorted(keep)
+
+
+BLANKS = b"[ \t]+"  # a space in a needle stands for a run of blanks in the log
 
 
 def _trie_pattern(needles: list[bytes]) -> bytes:
@@ -202,7 +282,8 @@ def _trie_pattern(needles: list[bytes]) -> bytes:
     def emit(node: dict[int, Any]) -> bytes:
         branches = []
         for byte in sorted(k for k in node if k != -1):
-            branches.append(re.escape(bytes([byte])) + emit(node[byte]))
+            head = BLANKS if byte == 0x20 else re.escape(bytes([byte]))
+            branches.append(head + emit(node[byte]))
         if -1 in node or not branches:
             # with _minimal no needle is a prefix of another, so an end has no children
             return b""
@@ -213,7 +294,7 @@ def _trie_pattern(needles: list[bytes]) -> bytes:
     return emit(trie)
 
 
-def _re2_finder(needles: list[bytes]) -> Finder | None:
+def _re2_search(needles: list[bytes]) -> Finder | None:
     try:
         import re2  # type: ignore[import-not-found]
         from re2 import _re2  # type: ignore[import-not-found]
@@ -223,7 +304,8 @@ def _re2_finder(needles: list[bytes]) -> Finder | None:
     options.encoding = re2.Options.Encoding.LATIN1  # bytes in, bytes matched
     options.max_mem = 256 << 20  # room for the DFA of a few thousand needles
     options.never_capture = True
-    pattern = b"|".join(b"".join(b"\\x%02x" % c for c in n) for n in needles)
+    pattern = b"|".join(b"".join(BLANKS if c == 0x20 else b"\\x%02x" % c for c in n)
+                        for n in needles)
     regexp = _re2.RE2(pattern, options)
     if not regexp.ok():  # pragma: no cover - every needle is a literal
         return None
@@ -236,7 +318,7 @@ def _re2_finder(needles: list[bytes]) -> Finder | None:
     return find
 
 
-def _re_finder(needles: list[bytes]) -> Finder:
+def _re_search(needles: list[bytes]) -> Finder:
     search = re.compile(_trie_pattern(needles)).search
 
     def find(buf: Any, start: int, end: int) -> int:
@@ -246,21 +328,41 @@ def _re_finder(needles: list[bytes]) -> Finder:
     return find
 
 
-def make_prefilter(needles: list[str], kind: str | None = None) -> Prefilter:
-    """The fastest prefilter available (or the one named in ``kind`` / the environment)."""
+def make_prefilter(needles: list[str], kind: str | None = None, line_needles: list[str] = (),  # type: ignore[assignment]
+                   window: int = 0) -> Prefilter:
+    """The fastest prefilter available (or the one named in ``kind`` / the environment).
+
+    ``needles``: signature needles (a space stands for any run of blanks); a line holding
+    one is fed with the ``window`` lines before and after it. ``line_needles``: lines
+    holding one are fed alone. See ``for_engine``."""
     kind = kind or os.environ.get(PREFILTER_ENV) or "auto"
-    if kind == "none" or any("\ufffd" in n or "\n" in n for n in needles):
+    every = list(needles) + list(line_needles)
+    if kind == "none" or any("\ufffd" in n or "\n" in n for n in every):
         return Prefilter("none", None)  # such a needle could match across a decoding error
-    raw = _minimal([n.encode("utf-8") for n in needles])
+    raw = _minimal([n.encode("utf-8") for n in every])
+    sig = _minimal([n.encode("utf-8") for n in needles]) if window else []
     if not raw:
         return Prefilter("none", None)
     if kind in ("auto", "re2"):
-        finder = _re2_finder(raw)
+        finder = _re2_search(raw)
         if finder is not None:
-            return Prefilter("re2", finder)
+            signal = _re2_search(sig) if sig else None
+            return Prefilter("re2", finder, _as_signal(signal), window if sig else 0)
         if kind == "re2":
             raise LogError("the re2 prefilter was asked for, but google-re2 is not installed")
-    return Prefilter("re", _re_finder(raw))
+    return Prefilter("re", _re_search(raw), _as_signal(_re_search(sig) if sig else None),
+                     window if sig else 0)
+
+
+def _as_signal(find: Finder | None) -> Callable[[Any, int, int], bool] | None:
+    if find is None:
+        return None
+    return lambda buf, start, end: find(buf, start, end) >= 0
+
+
+def for_engine(engine: engine_mod.Engine, kind: str | None = None) -> Prefilter:
+    """The prefilter for this engine's needles, line needles and context window."""
+    return make_prefilter(engine.needles(), kind, engine.line_needles(), engine.context_window())
 
 
 # -- scanning --------------------------------------------------------------------------------
@@ -271,11 +373,163 @@ def _decode(data: Any, first: bool, cap: int = LINE_CAP_BYTES) -> str:
     return text
 
 
+def _head(buf: bytearray, filled: int, eof: bool, count: int, cap: int) -> list[str]:
+    """The first ``count`` lines in buf[:filled], decoded (a last line without LF only at EOF)."""
+    out: list[str] = []
+    pos = 0
+    while len(out) < count and pos < filled:
+        nl = buf.find(b"\n", pos, filled)
+        if nl < 0:
+            if eof:
+                out.append(_decode(buf[pos:filled], pos == 0, cap))
+            break
+        out.append(_decode(buf[pos:nl], pos == 0, cap))
+        pos = nl + 1
+    return out
+
+
+TAIL_BYTES = 8 << 20  # bytes of look-back lines kept across a buffer refill
+
+
+class _Feeder:
+    """Feeds the lines a prefilter selects, with the look-back and look-ahead window.
+
+    Lines are numbered from 1 in the file. Every line that holds a needle is fed; when it
+    holds a signature needle, so is every line up to ``window`` lines before it (from the
+    buffer, or from the tail kept of the previous buffer) and after it. The lines between
+    are only counted.
+    """
+
+    def __init__(self, feed: Callable[[int, str], None], prefilter: Prefilter, offset: int,
+                 cap: int) -> None:
+        self.feed = feed
+        self.find = prefilter.find
+        self.signal = prefilter.signal
+        self.window = prefilter.window
+        self.offset = offset
+        self.cap = cap
+        self.done = 0  # every line up to this one was fed or cannot matter
+        self.alone: set[int] = set()  # lines after `done` fed by a line needle
+        self.until = 0  # every line up to this one is fed
+        self.tail: list[tuple[int, bytes]] = []  # (line, bytes) of lines before the buffer
+
+    def _feed(self, n: int, data: Any) -> None:
+        self.feed(self.offset + n, _decode(data, n == 1, self.cap))
+        if n == self.done + 1:
+            self.done = n
+            while self.done + 1 in self.alone:
+                self.alone.discard(self.done + 1)
+                self.done += 1
+        else:
+            self.alone.add(n)
+            if len(self.alone) > 4 * self.window + 64:  # lines too far back for any window
+                self.alone = {k for k in self.alone if k >= n - self.window}
+
+    def _look_back(self, n: int, buf: bytearray, base: int, line_start: int) -> None:
+        """Feed the lines before line n (which starts at line_start) not fed yet, within the
+        window; lines before ``base`` (the buffer's first line) come from the tail."""
+        first = max(self.done + 1, n - self.window)
+        if first >= n:
+            return
+        self.alone = {k for k in self.alone if k >= first}
+        for k, data in self.tail:
+            if first <= k < base and k not in self.alone:
+                self._feed(k, data)
+        spans = []
+        end = line_start - 1  # the LF ending the line before
+        k = n - 1
+        while k >= max(first, base):
+            start = buf.rfind(b"\n", 0, end) + 1
+            if k not in self.alone:
+                spans.append((k, start, end))
+            end = start - 1
+            k -= 1
+        for k, start, stop in reversed(spans):
+            self._feed(k, buf[start:stop])
+        self.done = max(self.done, n - 1)
+        self.alone = {k for k in self.alone if k > self.done}
+
+    def hit(self, n: int, buf: bytearray, base: int, start: int, stop: int, signal: bool) -> None:
+        """Line n (buf[start:stop]) is fed; ``signal``: it may hold a signature needle."""
+        if signal and self.window:
+            self._look_back(n, buf, base, start)
+            self.until = max(self.until, n + self.window)
+        self._feed(n, buf[start:stop])
+
+    def lines(self, buf: bytearray, end: int, lineno: int) -> int:
+        """Feed the selected complete lines of buf[:end] (end is just after an LF), the
+        buffer's first line being lineno + 1; return the lines completed."""
+        base = lineno + 1
+        find, signal = self.find, self.signal
+        pos = 0
+        n = lineno  # lines completed before pos
+        while pos < end:
+            if n < self.until:  # inside a window: the next line is fed
+                nl = buf.find(b"\n", pos, end)
+                n += 1
+                self.hit(n, buf, base, pos, nl, signal is not None and signal(buf, pos, nl))
+                pos = nl + 1
+                continue
+            hit = find(buf, pos, end) if find is not None else pos
+            if hit < 0:
+                break
+            line_start = buf.rfind(b"\n", pos, hit) + 1 or pos
+            if line_start > pos:
+                n += buf.count(b"\n", pos, line_start)
+            line_end = buf.find(b"\n", hit, end)
+            n += 1
+            self.hit(n, buf, base, line_start, line_end,
+                     signal is not None and signal(buf, line_start, line_end))
+            pos = line_end + 1
+        if pos < end:
+            n += buf.count(b"\n", pos, end)
+        if self.window:
+            self._keep_tail(buf, end, n)
+        return n
+
+    def _keep_tail(self, buf: bytearray, end: int, n: int) -> None:
+        """Keep the last ``window`` lines of buf[:end] (line n is the last), within TAIL_BYTES."""
+        lines: list[tuple[int, bytes]] = []
+        size = 0
+        stop = end - 1
+        k = n
+        while k > n - self.window and k > self.done and stop >= 0:
+            start = buf.rfind(b"\n", 0, stop) + 1
+            data = bytes(buf[start:min(stop, start + self.cap)])
+            size += len(data)
+            if size > TAIL_BYTES:
+                break
+            lines.append((k, data))
+            stop = start - 1
+            k -= 1
+            if start == 0:
+                break
+        if k > n - self.window:  # the window reaches into the previous tail
+            lines += [t for t in reversed(self.tail) if n - self.window < t[0] <= k]
+        self.tail = sorted(lines)
+
+    def over_long(self, n: int, data: Any) -> None:
+        """Line n, longer than the buffer (its head): always fed, with its window."""
+        if self.window:
+            first = max(self.done + 1, n - self.window)
+            for k, tail_data in self.tail:
+                if first <= k < n and k not in self.alone:
+                    self._feed(k, tail_data)
+            self.done = max(self.done, n - 1)
+            self.alone = {k for k in self.alone if k > self.done}
+            self.until = max(self.until, n + self.window)
+        self._feed(n, data)
+        self.tail = []
+
+
 def scan(stream: IO[bytes], feed: Callable[[int, str], None], prefilter: Prefilter,
-         offset: int = 0, chunk: int = CHUNK, line_cap: int = LINE_CAP_BYTES) -> int:
+         offset: int = 0, chunk: int = CHUNK, line_cap: int = LINE_CAP_BYTES,
+         every_line: Callable[[list[str]], bool] | None = None, sample: int = 0) -> int:
     """Feed the lines of ``stream`` that can matter as ``feed(offset + lineno, text)``;
     return the number of lines read. ``prefilter.find`` None feeds every line.
 
+    ``every_line``, when given, is called once with the first ``sample`` lines (decoded);
+    when it returns True every line is fed (a hard-wrapped log: see engine.wrap_width).
     ``chunk`` and ``line_cap`` (bytes kept of a line) are parameters for the tests, which
     use tiny values to exercise lines across chunk boundaries and over-long lines.
     """
@@ -283,10 +537,9 @@ def scan(stream: IO[bytes], feed: Callable[[int, str], None], prefilter: Prefilt
     chunk = max(chunk, cap + 1)
     buf = bytearray(chunk)
     view = memoryview(buf)
-    find = prefilter.find
+    feeder = _Feeder(feed, prefilter, offset, cap)
     filled = 0  # bytes of buf holding data; buf[0] is always the start of a line
     lineno = 0  # lines completed before buf[0]
-    first = True  # buf[0] is the start of the file (a BOM may follow)
     skipping = False  # inside an over-long line whose kept head is buf[:cap]
     eof = False
     try:
@@ -297,18 +550,21 @@ def scan(stream: IO[bytes], feed: Callable[[int, str], None], prefilter: Prefilt
                     eof = True
                     break
                 filled += n
+            if every_line is not None:
+                if every_line(_head(buf, filled, eof, sample, cap)):
+                    feeder = _Feeder(feed, Prefilter("none", None), offset, cap)
+                every_line = None
             if skipping:
                 nl = buf.find(b"\n", cap, filled)
                 if nl < 0:
                     if eof:  # the file ends inside the over-long line
                         lineno += 1
-                        feed(offset + lineno, _decode(view[:cap], first, cap))
+                        feeder.over_long(lineno, view[:cap])
                         return lineno
                     filled = cap  # drop the middle of the line
                     continue
                 lineno += 1
-                feed(offset + lineno, _decode(view[:cap], first, cap))
-                first = False
+                feeder.over_long(lineno, view[:cap])
                 skipping = False
                 rest = filled - (nl + 1)
                 view[:rest] = view[nl + 1:filled]  # memoryview copies overlaps safely (memmove)
@@ -317,12 +573,18 @@ def scan(stream: IO[bytes], feed: Callable[[int, str], None], prefilter: Prefilt
                     continue
             end = buf.rfind(b"\n", 0, filled) + 1  # complete lines are buf[:end]
             if end:
-                lineno = _lines(view, buf, end, lineno, offset, feed, find, first, cap)
-                first = False
+                lineno = feeder.lines(buf, end, lineno)
             if eof:
-                if filled > end:  # a last line without LF
-                    lineno += 1
-                    feed(offset + lineno, _decode(view[end:filled], first, cap))
+                rest = filled - end
+                if rest:  # a last line without LF: moved to the front, given one
+                    if end:
+                        view[:rest] = view[end:filled]
+                    if rest >= chunk:  # as long as the buffer: its head, like an over-long line
+                        lineno += 1
+                        feeder.over_long(lineno, view[:cap])
+                    else:
+                        buf[rest] = 0x0A
+                        lineno = feeder.lines(buf, rest + 1, lineno)
                 return lineno
             if end == 0 and filled == chunk:  # one line longer than the buffer
                 skipping = True
@@ -336,35 +598,6 @@ def scan(stream: IO[bytes], feed: Callable[[int, str], None], prefilter: Prefilt
     return lineno  # pragma: no cover - the loop returns at EOF
 
 
-def _lines(view: memoryview, buf: bytearray, end: int, lineno: int, offset: int,
-           feed: Callable[[int, str], None], find: Finder | None, first: bool, cap: int) -> int:
-    """Feed the complete lines in buf[:end] (end is just after an LF)."""
-    if find is None:
-        pos = 0
-        while pos < end:
-            nl = buf.find(b"\n", pos, end)
-            lineno += 1
-            feed(offset + lineno, _decode(view[pos:nl], first, cap))
-            first = False
-            pos = nl + 1
-        return lineno
-    pos = 0
-    while pos < end:
-        hit = find(buf, pos, end)
-        if hit < 0:
-            break
-        line_start = buf.rfind(b"\n", pos, hit) + 1 or pos
-        if line_start > pos:
-            lineno += buf.count(b"\n", pos, line_start)
-        line_end = buf.find(b"\n", hit, end)
-        lineno += 1
-        feed(offset + lineno, _decode(view[line_start:line_end], first and line_start == 0, cap))
-        pos = line_end + 1
-    if pos < end:
-        lineno += buf.count(b"\n", pos, end)
-    return lineno
-
-
 @dataclass
 class FileResult:
     name: str
@@ -376,15 +609,21 @@ def diagnose_files(paths: list[str], engine: engine_mod.Engine, prefilter: Prefi
                    chunk: int = CHUNK, line_cap: int = LINE_CAP_BYTES) -> list[FileResult]:
     """Feed every file into ``engine`` with file-separating line numbers (see
     engine.file_gap). Raises LogError on the first file that cannot be read."""
-    prefilter = prefilter or make_prefilter(engine.needles())
+    prefilter = prefilter or for_engine(engine)
     gap = engine_mod.file_gap(engine.data)
     results: list[FileResult] = []
     start = 0
+
+    def wrapped(head: list[str]) -> bool:
+        engine.set_wrap(engine.wrap_width(head))
+        return engine.wrap > 0
+
     for path in paths:
         with open_log(path) as log:
             try:
                 n = scan(log.stream, engine.feed, prefilter, offset=start, chunk=chunk,
-                         line_cap=line_cap)
+                         line_cap=line_cap, every_line=wrapped,
+                         sample=engine.wrap_data["sample"])
             except (OSError, EOFError, zlib.error) as exc:
                 raise read_error(log.name, exc) from None
         results.append(FileResult(log.name, start, n))

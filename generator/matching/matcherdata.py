@@ -7,6 +7,7 @@ not compile are left out (the checker reports them).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
@@ -14,7 +15,17 @@ from ..entries.model import DEFAULT_WINDOW, BenignTemplate, Entry
 from . import engine
 from .templates import WORD, TemplateError, compile_template
 
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
+# Suggestions when nothing matches: words of at least three characters, compared lowercased;
+# words in more than a quarter of the entries and common English words carry no signal.
+TOKEN = r"[A-Za-z][A-Za-z0-9_]{2,}"
+STOP_SHARE = 4  # a word in more than 1/STOP_SHARE of the entries is a stop word
+ENGLISH = ("the", "and", "for", "with", "not", "was", "are", "but", "this", "that", "from",
+           "you", "your", "has", "have", "can", "will", "its", "all", "any", "one", "when",
+           "while", "which", "there", "been", "use", "than", "into", "got", "see", "may")
+MIN_SCORE = 30  # Dice coefficient in percent, below which an entry is not suggested
+MIN_COMMON = 2  # words an error line and a signature or title must share
+MAX_SUGGESTIONS = 3
 
 
 def _compiled(template: str) -> dict[str, Any] | None:
@@ -22,7 +33,8 @@ def _compiled(template: str) -> dict[str, Any] | None:
         c = compile_template(template)
     except TemplateError:
         return None
-    return {"pattern": c.pattern, "anchor": c.anchor, "key": c.key, "keys": list(c.keys)}
+    return {"pattern": c.pattern, "anchor": c.anchor, "needle": c.phrase, "key": c.key,
+            "keys": list(c.keys)}
 
 
 def _choose_keys(items: list[dict[str, Any]]) -> None:
@@ -50,9 +62,11 @@ def build(entries: Iterable[Entry], benign: Iterable[BenignTemplate], roles: Seq
     words = words or {}
     meta: dict[str, Any] = {}
     signatures: list[dict[str, Any]] = []
+    entries_seen: list[Entry] = []
     for e in sorted(entries, key=lambda e: e.id):
         if e.role not in roles:
             continue  # the checker reports the unknown role
+        entries_seen.append(e)
         meta[e.id] = {
             "title": e.title,
             "role": e.role,
@@ -74,6 +88,7 @@ def build(entries: Iterable[Entry], benign: Iterable[BenignTemplate], roles: Seq
                 "context": context,
                 "window": sig.window if sig.window > 0 else DEFAULT_WINDOW,
                 "weak": sig.weak,
+                "generic": sig.generic,
             })
     benign_patterns = [c for c in (_compiled(b.template) for b in benign) if c is not None]
     _choose_keys(benign_patterns + signatures + [c for s in signatures for c in s["context"]])
@@ -86,8 +101,48 @@ def build(entries: Iterable[Entry], benign: Iterable[BenignTemplate], roles: Seq
         "ansi": engine.ANSI,
         "prefixes": [[p, g] for p, g in engine.PREFIXES],
         "rank_in_message": engine.RANK_IN_MESSAGE,
+        "embedded": engine.EMBEDDED,
+        "embedded_max": engine.EMBEDDED_MAX,
+        "wrap": engine.WRAP,
+        "blank": engine.BLANK,
+        "event_mark": engine.EVENT_MARK,
+        "error_line": engine.ERROR_LINE,
+        "time": engine.TIME,
+        "time_max": engine.TIME_MAX,
+        "time_lookback": engine.TIME_LOOKBACK,
+        "error_needles": list(engine.ERROR_NEEDLES),
         "word": WORD.pattern,
         "entries": meta,
         "signatures": signatures,
         "benign": benign_patterns,
+        "suggest": _suggest_data(entries_seen),
     }
+
+
+def _words(text: str) -> set[str]:
+    return {w.lower() for w in re.findall(TOKEN, text)}
+
+
+def _suggest_data(entries: list[Entry]) -> dict[str, Any]:
+    """Each entry's word lists (its title, and the literal text of each signature), without
+    stop words, for the engines' suggestions."""
+    docs: list[tuple[str, list[set[str]]]] = []
+    for e in entries:
+        texts = [e.title]
+        for sig in e.signatures:
+            try:
+                texts.append(" ".join(compile_template(sig.template).literals))
+            except TemplateError:
+                continue
+        docs.append((e.id, [_words(t) for t in texts]))
+    share: dict[str, int] = {}
+    for _, sets in docs:
+        for w in set().union(*sets):
+            share[w] = share.get(w, 0) + 1
+    stop = {w for w, n in share.items() if n * STOP_SHARE > len(docs)} | set(ENGLISH)
+    out = []
+    for entry_id, sets in docs:
+        lists = [sorted(s - stop) for s in sets]
+        out.append([entry_id, [words for words in lists if words]])
+    return {"token": TOKEN, "path": engine.PATH, "stop": sorted(stop), "min_score": MIN_SCORE,
+            "min_common": MIN_COMMON, "max": MAX_SUGGESTIONS, "docs": out}

@@ -33,6 +33,7 @@ HOLES: dict[str, tuple[str, str]] = {
 }
 UNBOUNDED_ONCE = ("text",)
 MIN_ANCHOR = 6
+MAX_PHRASE = 24
 _SPECIAL = set("\\^$.|?*+()[]{}/")
 _HOLE = re.compile(r"\{([a-z]*)\}")
 WORD = re.compile(r"[A-Za-z0-9_]+")
@@ -55,6 +56,9 @@ class Compiled:
     key: str  # a whole word every matching line contains as a word ("" when none is safe)
     keys: tuple[str, ...]  # every such word; the matcher data picks the rarest as the key
     literals: tuple[str, ...]  # every literal run, in order (for grep -F comparisons)
+    # the prefilter's needle: the longest literal run (its blank runs as one space, at most
+    # MAX_PHRASE characters of its words); a matching line holds it, blanks maybe wider
+    phrase: str = ""
 
 
 def _escape(text: str) -> str:
@@ -148,7 +152,20 @@ def compile_template(template: str) -> Compiled:
         _literal_pattern(v) if k == "lit" else HOLES[v][0] for k, v, _ in pieces
     )
     keys = _keys(pieces)
-    return Compiled(template, pattern, anchor, keys[0] if keys else "", keys, literals)
+    return Compiled(template, pattern, anchor, keys[0] if keys else "", keys, literals,
+                    _phrase(literals))
+
+
+def _phrase(literals: tuple[str, ...]) -> str:
+    """The longest literal run, blanks as single spaces, cut after its words that fit in
+    MAX_PHRASE characters (at least one word): rarer in healthy logs than any single word."""
+    words = max(literals, key=lambda lit: len(" ".join(lit.split()))).split()
+    out = words[0]
+    for w in words[1:]:
+        if len(out) + 1 + len(w) > MAX_PHRASE:
+            break
+        out += " " + w
+    return out
 
 
 def _keys(pieces: list[tuple[str, str, int]]) -> tuple[str, ...]:

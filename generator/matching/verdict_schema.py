@@ -22,7 +22,8 @@ from typing import Any
 from .. import templating
 from ..entries.schema import SEVERITIES
 from ..entries.validate import Words
-from .engine import MAX_EVIDENCE, MAX_TEXT
+from .engine import MAX_EVIDENCE, MAX_RANKS, MAX_TEXT, TIME_LOOKBACK
+from .matcherdata import MAX_SUGGESTIONS, MIN_SCORE
 
 SCHEMA_PATH = "schema/verdict.schema.json"
 SCHEMA_ID = "https://ml-failure-encyclopedia.github.io/encyclopedia/schema/verdict.schema.json"
@@ -47,6 +48,7 @@ class Prop:
     enum: tuple[str, ...] = ()
     vocabulary: str = ""  # the values are the ids of this list of entries/vocabulary.yaml
     items: str = ""  # for arrays: the name of the object each item is (see OBJECTS)
+    item_type: str = ""  # for arrays of plain values: their JSON type (values >= 0)
     several_files: bool = False  # present exactly when several files were given
     limits: dict[str, int] = field(default_factory=dict)  # minimum, maxLength, minItems, ...
 
@@ -72,9 +74,11 @@ FILE_OF_LINE = "only when several files were given: the file of `line`"
 
 VERDICT = Obj("verdict", "Top level", "What the logs show: which known failures, ranked.", (
     Prop("status", "string",
-         "`root-cause-found` (at least one match has role `root`), `only-consequences-found` "
-         "(matches, but none is a root cause: the failing rank's own error is not in these "
-         "files), `no-known-failure` (nothing matched)", enum=STATUSES),
+         "`root-cause-found` (at least one match has role `root` and is not `generic`), "
+         "`only-consequences-found` (matches, but none is a root cause: the failing rank's own "
+         "error is not in these files, or only a generic text was seen without the evidence "
+         "that names its failure), `no-known-failure` (nothing matched; see `suggestions`)",
+         enum=STATUSES),
     Prop("root_cause", "string",
          "the `id` of the first match when `status` is `root-cause-found`, else `null`",
          nullable=True),
@@ -85,6 +89,27 @@ VERDICT = Obj("verdict", "Top level", "What the logs show: which known failures,
          "one per file, in the order given", items="file"),
     Prop("matches", "array",
          "every entry recognised, ranked: the root cause first (see Ranking)", items="match"),
+    Prop("suggestions", "array",
+         "only when `matches` is empty, else `[]`: up to "
+         f"{MAX_SUGGESTIONS} entries whose signatures or title share the most words with the "
+         "log's unmatched error lines. Unconfirmed: no signature matched, so read the entry "
+         "before trusting it", items="suggestion", limits={"maxItems": MAX_SUGGESTIONS}),
+))
+SUGGESTION = Obj("suggestion", "A suggestion",
+                 "An entry that no signature confirmed but whose words are close to an error "
+                 "line of the log.", (
+    Prop("id", "string", "the entry's id"),
+    Prop("title", "string", "the entry's title"),
+    Prop("url", "string", "the entry's page (as for a match)"),
+    Prop("score", "integer",
+         "how close, in percent: the Dice coefficient of the words (three or more letters, "
+         "stop words left out) of the error line and of the entry's closest signature or title",
+         limits={"minimum": MIN_SCORE, "maximum": 100}),
+    Prop("line", "integer", "1-based line of that error line (in `file` when several files "
+         "were given)", limits={"minimum": 1}),
+    Prop("text", "string", f"the error line, at most {MAX_TEXT} characters",
+         limits={"maxLength": MAX_TEXT}),
+    Prop("file", "string", FILE_OF_LINE, several_files=True),
 ))
 FILE = Obj("file", "A file", "One log file that was read.", (
     Prop("name", "string",
@@ -105,13 +130,27 @@ MATCH = Obj("match", "A match", "One entry recognised in the logs.", (
          "1-based line of the first occurrence (in `file` when several files were given)",
          limits={"minimum": 1}),
     Prop("rank", "integer", RANK, nullable=True, limits={"minimum": 0}),
+    Prop("time", "string",
+         "the timestamp of that line, `MM-DD hh:mm:ss.ffffff`: its own (an ISO or Python "
+         "logging time, or a glog header such as `E0630 12:00:45.1`), else the last one seen "
+         f"at most {TIME_LOOKBACK} lines before it on its rank (or on a line without rank) in "
+         "its file; `null` when none. With several files, matches "
+         "whose lines all have one are placed at, and ranked by, their earliest time",
+         nullable=True),
+    Prop("ranks", "array",
+         f"every rank that printed one of its lines, ascending (at most {MAX_RANKS}): "
+         "`[0, 1, 2, 3]` is shown as ranks 0-3", item_type="integer"),
     Prop("specific", "boolean",
          "`true` when a signature that needs nearby evidence matched with that evidence (e.g. "
          "an OOM inside an FSDP unshard traceback), which makes it outrank generic matches"),
     Prop("weak", "boolean",
          "`true` when the entry was seen only through a weak signature: a hint printed before "
          "the real error (e.g. the anomaly-mode warning `Error detected in XBackward0`), which "
-         "ranks after every other root cause"),
+         "ranks after every other root cause; also `true` when `generic` is"),
+    Prop("generic", "boolean",
+         "`true` when the entry was seen only through a generic text (one that other failures "
+         "print too, e.g. `Cannot copy out of meta tensor; no data!`) without the evidence that "
+         "names this failure: listed as a lead, never the `root_cause`"),
     Prop("count", "integer", "matching lines of this entry", limits={"minimum": 1}),
     Prop("signature", "integer",
          "0-based index, in the entry's `signatures` list, of the signature that matched first",
@@ -132,12 +171,15 @@ EVIDENCE = Obj("evidence", "An evidence line", "One matching line of the log.", 
     Prop("line", "integer", "1-based line (in `file` when several files were given)",
          limits={"minimum": 1}),
     Prop("rank", "integer", RANK, nullable=True, limits={"minimum": 0}),
+    Prop("ranks", "array",
+         "every rank that printed this same text, ascending: identical lines of several ranks "
+         "are one evidence line", item_type="integer"),
     Prop("text", "string",
          f"the line after removing colour codes and launcher prefixes, at most {MAX_TEXT} "
          "characters", limits={"maxLength": MAX_TEXT}),
     Prop("file", "string", FILE_OF_LINE, several_files=True),
 ))
-OBJECTS = {o.name: o for o in (VERDICT, FILE, MATCH, EVIDENCE)}  # in the page's order
+OBJECTS = {o.name: o for o in (VERDICT, FILE, MATCH, EVIDENCE, SUGGESTION)}  # in the page's order
 
 
 def walk() -> list[tuple[str, Obj, Prop]]:
@@ -164,6 +206,8 @@ def _prop_schema(p: Prop, words: Words) -> dict[str, Any]:
         out["enum"] = [*allowed, None] if p.nullable else list(allowed)
     if p.items:
         out["items"] = {"$ref": f"#/$defs/{p.items}"}
+    if p.item_type:
+        out["items"] = {"type": p.item_type, "minimum": 0}
     out.update(p.limits)
     return out
 
@@ -230,7 +274,7 @@ def _anchor(title: str) -> str:
 
 def _type_words(p: Prop) -> str:
     words = f"array of [{OBJECTS[p.items].title}](#{_anchor(OBJECTS[p.items].title)})" \
-        if p.items else p.type
+        if p.items else f"array of {p.item_type}s" if p.item_type else p.type
     return words + (" or null" if p.nullable else "")
 
 

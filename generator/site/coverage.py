@@ -19,7 +19,11 @@ class KindRow:
     section: str  # the first section that lists it ("" for a counted kind no section lists)
     count: int  # sampled threads labelled with this kind (0: not seen)
     examples: tuple[str, ...]  # up to 3 thread URLs
-    has_entry: bool
+    entry: str  # the entry that covers this kind: its own id, a `covered_by` id, or "" (open)
+
+    @property
+    def has_entry(self) -> bool:
+        return bool(self.entry)
 
 
 @dataclass(frozen=True)
@@ -63,8 +67,10 @@ def coverage(sections: tuple[TaxonomySection, ...], sample: TaxonomySample | Non
 
     def row(kind: str) -> KindRow:
         f = seen.get(kind)
+        covering = kind if kind in entry_ids else (f.covered_by if f and f.covered_by in entry_ids
+                                                   else "")
         return KindRow(kind, section_of.get(kind, ""), max(f.count, 0) if f else 0,
-                       tuple(f.examples) if f else (), kind in entry_ids)
+                       tuple(f.examples) if f else (), covering or "")
 
     ranked = tuple(sorted((row(k) for k in seen if seen[k].count > 0), key=_order))
     grouped = []

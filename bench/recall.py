@@ -83,6 +83,12 @@ CITED_AT_SPLIT = frozenset({
     # so they are dev from then on (2026-12-03).
     "https://github.com/pytorch/pytorch/issues/78514",
     "https://github.com/cgcl-codes/pfedsd/issues/3",
+    # r115 (alibaba/ROLL#330) was read by the author of megatron-parallel-state-uninitialized,
+    # who cited it before learning it was a test thread (citation removed; row moved to dev).
+    "https://github.com/alibaba/roll/issues/330",
+    # r078's label text was read by the author of cuda-misaligned-address (while grepping
+    # labels.tsv); moved to dev.
+    "https://github.com/ymy-k/dptext-detr/issues/27",
 })
 
 

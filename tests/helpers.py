@@ -13,13 +13,14 @@ UPDATE = os.environ.get("UPDATE_GOLDEN") == "1"  # regenerate golden files, then
 
 
 def make_project(tmp: Path, entries_from: Path | None = None, with_docs: bool = True) -> Path:
-    """A project in tmp: the repository's mkdocs.yml, templates, hooks, overrides and
-    hand-written docs, with entries copied from `entries_from` (default: the fixture project)."""
+    """A project in tmp: the repository's mkdocs.yml, templates, hooks, overrides, research
+    data (the failure sample that entries/taxonomy.yaml cites) and hand-written docs, with
+    entries copied from `entries_from` (default: the fixture project)."""
     root = tmp / "project"
     root.mkdir()
     for name in ("mkdocs.yml", "CONTRIBUTING.md"):
         shutil.copy(REPO / name, root / name)
-    for name in ("templates", "hooks", "overrides"):
+    for name in ("templates", "hooks", "overrides", "research"):
         shutil.copytree(REPO / name, root / name)
     shutil.copytree(entries_from or FIXTURES / "project" / "entries", root / "entries")
     if with_docs:

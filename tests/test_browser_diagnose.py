@@ -213,6 +213,28 @@ def test_search_finds_the_entry_from_a_pasted_line(site, page, line, entry):
     assert href.split("?")[0].split("#")[0] == site["base"] + f"failures/{entry}/"
 
 
+@pytest.mark.parametrize("line, entry", [
+    # the line of issue 10, cut with "..." after the distinctive part
+    ("[E626 05:06:30.929096625 ProcessGroupNCCL.cpp:632] [Rank 2] Watchdog caught collective "
+     "operation timeout: ...", "nccl-watchdog-timeout"),
+    # tests/search/pasted-lines.tsv, from a dev real log (r31), cut mid-word
+    ("ERROR: Unexpected bus error encountered in worker. This might be caused by insufficien...",
+     "dataloader-shm-bus-error"),
+])
+def test_search_puts_a_cut_line_first(site, page, line, entry):
+    """Typed key by key: the signature's entry comes first, marked as a cut line."""
+    page.goto(site["base"])
+    box = "input[data-md-component=search-query]"
+    page.click(box)
+    page.type(box, line)
+    first = ".md-search-result__list > li.md-search-result__item:first-child"
+    page.wait_for_selector(first + ".fe-search-signature", timeout=30000)
+    page.wait_for_timeout(500)  # let Material finish rendering its own results
+    href = page.get_attribute(first + " a", "href")
+    assert href.split("?")[0].split("#")[0] == site["base"] + f"failures/{entry}/"
+    assert "line cut short" in page.text_content(first + " .fe-search-why")
+
+
 def test_entry_page_draws_its_decision_tree_from_this_site(site, page):
     """Mermaid comes from assets/vendor/, never from unpkg.com (checked by the test below)."""
     page.goto(site["base"] + "failures/fsdp-unshard-oom-forward/")

@@ -485,13 +485,19 @@
   /* engine.py suggestions: Dice coefficient (percent) of the words of an unmatched error
      line and of an entry's title or signature. */
   Engine.prototype.suggestions = function () {
-    var sug = this.data.suggest;
+    return similar(this.data, this.errorLines);
+  };
+
+  /* The closest entries to lines ([lineno, text]), best first: {id, title, url, score, line,
+     text}. Shared by the verdict's suggestions and the header search. */
+  function similar(data, lines) {
+    var sug = data.suggest;
     var stop = new Set(sug.stop);
     var token = new RegExp(sug.token, "g");
     var path = new RegExp(sug.path, "g");
     var best = new Map();
-    for (var k = 0; k < this.errorLines.length; k++) {
-      var lineno = this.errorLines[k][0], text = this.errorLines[k][1];
+    for (var k = 0; k < lines.length; k++) {
+      var lineno = lines[k][0], text = lines[k][1];
       var words = new Set();
       (text.replace(path, " ").match(token) || []).forEach(function (w) {
         w = w.toLowerCase();
@@ -518,12 +524,12 @@
       if (a[1][1] !== b[1][1]) return a[1][1] - b[1][1];
       return a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0;
     }).slice(0, sug.max);
-    var meta = this.data.entries;
+    var meta = data.entries;
     return ranked.map(function (kv) {
       return { id: kv[0], title: meta[kv[0]].title, url: meta[kv[0]].url, score: kv[1][0],
                line: kv[1][1], text: kv[1][2] };
     });
-  };
+  }
 
   Engine.prototype.verdict = function () {
     this._flush();
@@ -863,6 +869,250 @@
     return new TextDecoder(encoding).decode(bytes);
   }
 
+  /* -- the header search: one pasted line -> entries, best first ------------------------ */
+  /*
+   * A reader pastes one error line into the site's search box, with the ranks, paths,
+   * numbers and addresses of their own run, often cut short ("..."). searchLine ranks
+   * entries for it in three tiers:
+   * 1. "signature": the diagnose engine's verdict on the text (a signature matches in full);
+   * 2. "prefix": the line ends inside a signature (or holds all of a signature that needs
+   *    context a single line cannot give): from some point on, the line is the signature's
+   *    start (holes take the run's numbers, paths and addresses, and a line may stop inside
+   *    a hole) and stops after at least SEARCH.min_literal characters of the signature's
+   *    literal text. The line may also start at one of the signature's first words (the
+   *    "RuntimeError: " not copied) or after a ". " or ": " of its first literal text;
+   * 3. "closest": no signature fits; the entries whose words the line shares most (the
+   *    verdict's suggestions, text similarity, unconfirmed).
+   */
+  var SEARCH = {
+    min_literal: 20,   // literal characters of a signature a cut line must hold
+    first_words: 4,    // a line may start at one of the signature's first words
+    max_starts: 8,     // or after ". " or ": " in its first literal text
+    max_line: 2000,    // characters of the pasted text looked at (a longer line is cut: still a cut line)
+    max_lines: 20,     // last lines of a pasted text tried for prefixes and similarity
+    max_results: 5
+  };
+  var BLANKS = "[ \\t]+";
+  var PARTIAL_HOLE = "[^ \\t]+(?: [^ \\t]*)?(?=[ \\t]*$)";  // the start of a hole's text, at the end
+  // a cut marker at the end of a pasted line: "...", "…", "[...]", "(truncated)"
+  var CUT_MARK = /(?:[ \t]*(?:\.{2,}|…|\[\.\.\.\]|\[…\]|\(truncated\)))+[ \t]*$/;
+
+  /* A signature's pattern as its atoms: a literal character, a blank run or a hole
+     (matcherdata.py builds patterns from exactly these pieces). */
+  function atomsOf(pattern, holes) {
+    var atoms = [], i = 0;
+    outer: while (i < pattern.length) {
+      for (var h = 0; h < holes.length; h++) {
+        if (pattern.startsWith(holes[h], i)) {
+          atoms.push({ src: holes[h], lit: 0, blank: false });
+          i += holes[h].length;
+          continue outer;
+        }
+      }
+      if (pattern.startsWith(BLANKS, i)) {
+        atoms.push({ src: BLANKS, lit: 0, blank: true });
+        i += BLANKS.length;
+      } else if (pattern.charAt(i) === "\\") {
+        atoms.push({ src: pattern.substr(i, 2), lit: 1, blank: false });
+        i += 2;
+      } else {
+        var c = pattern.charAt(i), code = pattern.charCodeAt(i);
+        var n = code >= 0xd800 && code <= 0xdbff ? 2 : 1;  // one code point, astral too
+        atoms.push({ src: pattern.substr(i, n), lit: c === " " ? 0 : 1, blank: false });
+        i += n;
+      }
+    }
+    return atoms;
+  }
+
+  /* A pattern that matches when the text ENDS after some first atoms of `atoms`, with an
+     empty group after each atom: the last group that took part tells how far it got. */
+  function prefixPattern(atoms) {
+    var src = "";
+    for (var k = atoms.length - 1; k >= 0; k--) {
+      var atom = atoms[k].src + "()" + (src ? "(?:" + src + ")?" : "");
+      // a line may also end inside a hole: "Tried to allocate 20.00 Mi", "OpType=ALLRED"
+      src = atoms[k].lit || atoms[k].blank ? atom : "(?:" + atom + "|" + PARTIAL_HOLE + ")";
+    }
+    return new RegExp("(?:" + src + ")[ \\t]*$", "s");
+  }
+
+  function Searcher(data) {
+    this.data = data;
+    var order = {};
+    data.roles.forEach(function (role, i) { order[role] = i; });
+    this.roleOrder = order;
+    this.ansi = new RegExp(data.ansi, "gs");
+    var holes = data.holes.slice().sort(function (a, b) { return b.length - a.length; });
+    var self = this;
+    this.items = [];
+    this.literal = new Map();  // "entry#index" -> literal characters of the signature
+    this.full = new Map();  // "entry#index" -> its full pattern, compiled when needed
+    data.signatures.forEach(function (s) {
+      var atoms = atomsOf(s.pattern, holes);
+      self.literal.set(s.entry + "#" + s.index, atoms.reduce(function (n, a) { return n + a.lit; }, 0));
+      var holesIn = atoms.filter(function (a) { return !a.lit && !a.blank; }).length;
+      // where a line may start: the template's start, after each of its first words, and
+      // after the end of a sentence or clause (". ", ": ") of its first literal text
+      var starts = [0], words = 0;
+      for (var k = 0; k < atoms.length && starts.length < SEARCH.max_starts; k++) {
+        if (!atoms[k].blank) {
+          if (!atoms[k].lit) break;  // not past a hole: the start must be literal text
+          continue;
+        }
+        words++;
+        var before = k > 0 ? atoms[k - 1].src : "";
+        if (words < SEARCH.first_words || before === "\\." || before === ":") starts.push(k + 1);
+      }
+      starts.forEach(function (start) {
+        var rest = atoms.slice(start);
+        var total = 0, lits = [0];
+        rest.forEach(function (a) { total += a.lit; lits.push(total); });
+        var first = "";  // the literal text up to its first blank: a line must hold it
+        for (var k = 0; k < rest.length && rest[k].lit; k++) first += rest[k].src.replace(/^\\/, "");
+        if (total < SEARCH.min_literal || first.length < 3) return;
+        self.items.push({ sig: s, start: start, lits: lits, first: first, regex: null, rest: rest,
+                          holes: holesIn });
+      });
+    });
+  }
+
+  /* The prefix hits of one line: [{entry, literal, at, start, sig}], one per entry. */
+  Searcher.prototype.prefixes = function (line) {
+    var best = new Map();
+    for (var k = 0; k < this.items.length; k++) {
+      var item = this.items[k];
+      if (line.indexOf(item.first.slice(0, Math.min(item.first.length, 8))) < 0) continue;
+      if (!item.regex) item.regex = prefixPattern(item.rest);
+      var m = item.regex.exec(line);
+      if (!m) continue;
+      var depth = 0;
+      for (var g = m.length - 1; g >= 1; g--) if (m[g] !== undefined) { depth = g; break; }
+      var literal = item.lits[depth];
+      if (literal < SEARCH.min_literal) continue;
+      var hit = { entry: item.sig.entry, literal: literal, at: m.index, start: item.start, sig: item.sig,
+                  holes: item.holes,
+                  complete: item.start === 0 && depth === item.rest.length };
+      var old = best.get(hit.entry);
+      if (!old || better(hit, old)) best.set(hit.entry, hit);
+    }
+    return Array.from(best.values());
+  };
+
+  /* Hits of one line, best first: more of a signature's text, then from its very start,
+     then one that needs no context, then the more general signature (more holes: a line
+     cut before "OpType=BROADCAST" is the general watchdog timeout before its BROADCAST
+     special case). */
+  function compareHits(a, b) {
+    if (a.literal !== b.literal) return b.literal - a.literal;
+    if (a.start !== b.start) return a.start - b.start;
+    var ca = a.sig.context.length ? 1 : 0, cb = b.sig.context.length ? 1 : 0;
+    if (ca !== cb) return ca - cb;  // a signature that needs no context first
+    return b.holes - a.holes;
+  }
+
+  function better(a, b) {
+    var c = compareHits(a, b);
+    return c < 0 || (c === 0 && a.at < b.at);
+  }
+
+  var searchers = typeof WeakMap !== "undefined" ? new WeakMap() : null;
+
+  function searcherFor(data) {
+    var s = searchers && searchers.get(data);
+    if (!s) {
+      s = new Searcher(data);
+      if (searchers) searchers.set(data, s);
+    }
+    return s;
+  }
+
+  /*
+   * Entries for a pasted line (or a few lines), best first: [{id, title, url, role, kind,
+   * rank, fix, ...}] with kind "signature" (a signature matches in full), "prefix" (the line
+   * is a signature cut short) or "closest" (text similarity only: unconfirmed, with score).
+   */
+  function searchLine(data, query) {
+    var searcher = searcherFor(data);
+    var meta = data.entries;
+    var order = searcher.roleOrder;
+    var text = cut(String(query), SEARCH.max_line);
+    var out = [], seen = new Set();
+    function add(item) {
+      if (seen.has(item.id) || out.length >= SEARCH.max_results) return;
+      seen.add(item.id);
+      var m = meta[item.id];
+      item.title = m.title; item.url = m.url; item.role = m.role; item.severity = m.severity;
+      item.fix = m.fix;
+      out.push(item);
+    }
+    if (!text.trim()) return out;
+    var verdict = diagnoseFiles(data, [{ name: "search", text: text }]);
+    var lines = splitLines(text).slice(-SEARCH.max_lines).map(function (raw) {
+      var line = raw.indexOf("\x1b") >= 0 ? raw.replace(searcher.ansi, "") : raw;
+      return stripCR(line).replace(CUT_MARK, "");
+    });
+    var hits = [];
+    lines.forEach(function (line) {
+      searcher.prefixes(line).forEach(function (h) { h.line = line; hits.push(h); });
+    });
+    hits.sort(function (a, b) {
+      var c = compareHits(a, b);
+      if (c !== 0) return c;
+      var ra = order[meta[a.entry].role], rb = order[meta[b.entry].role];
+      if (ra !== rb) return ra - rb;
+      return a.entry < b.entry ? -1 : a.entry > b.entry ? 1 : 0;
+    });
+    function addHit(h) {
+      add({ id: h.entry, kind: "prefix", complete: h.complete, rank: searcher.rankOf(h.line),
+            generic: !!h.sig.generic, text: h.line });
+    }
+    // A signature cut short that holds more of the line's literal text than the first full
+    // match's signature is the more specific one, and goes first. Not a signature that needs
+    // context (its entry's author said the text alone is not enough: an ALLGATHER timeout is
+    // a DDP start-up hang only beside its frame). It must start where the full match starts
+    // or before: a message that quotes another one
+    // ("NCCL communicator was aborted ... Original reason for failure was: [Rank 1] Watchdog
+    // caught ...") is the outer message's entry.
+    var top = verdict.matches.length ? verdict.matches[0] : null;
+    var key = top ? top.id + "#" + top.signature : null;
+    var ahead = [], rest = [];
+    hits.forEach(function (hit) {
+      if (!top) { ahead.push(hit); return; }
+      var at = searcher.position(key, hit.line);
+      (!hit.sig.context.length && hit.literal > searcher.literal.get(key) && at >= 0 && hit.at <= at
+        ? ahead : rest).push(hit);
+    });
+    ahead.forEach(addHit);
+    verdict.matches.forEach(function (m) {
+      add({ id: m.id, kind: "signature", rank: m.rank, generic: m.generic, text: m.evidence[0].text });
+    });
+    rest.forEach(addHit);
+    if (!out.length) {
+      similar(data, lines.map(function (line, i) { return [i + 1, line]; })).forEach(function (sg) {
+        add({ id: sg.id, kind: "closest", rank: null, score: sg.score, text: sg.text });
+      });
+    }
+    return out;
+  }
+
+  /* Where the signature "entry#index" matches in a line in full, or -1. */
+  Searcher.prototype.position = function (key, line) {
+    var regex = this.full.get(key);
+    if (regex === undefined) {
+      var sig = this.data.signatures.filter(function (s) { return s.entry + "#" + s.index === key; })[0];
+      regex = sig ? re(sig.pattern) : null;
+      this.full.set(key, regex);
+    }
+    var m = regex ? regex.exec(line) : null;
+    return m ? m.index : -1;
+  };
+
+  Searcher.prototype.rankOf = function (line) {
+    if (!this.engine) this.engine = new Engine(this.data);
+    return this.engine._clean(line)[0];
+  };
+
   return {
     Engine: Engine,
     decodeLog: decodeLog,
@@ -871,6 +1121,8 @@
     diagnoseText: diagnoseText,
     diagnoseFiles: diagnoseFiles,
     attributeFiles: attributeFiles,
-    fileGap: fileGap
+    fileGap: fileGap,
+    searchLine: searchLine,
+    signatureAtoms: atomsOf
   };
 });

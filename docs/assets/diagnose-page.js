@@ -447,9 +447,11 @@
    *    worker is cleaned here; the search box keeps showing what the reader typed.
    *    (Material 9 has no query-transform hook; its worker protocol is {type: 2, data:
    *    query}. Other messages, and other workers, pass through untouched.)
-   * 2. Signature match on top. The same diagnose engine the Diagnose page uses runs on
-   *    the search box's text; when a signature matches, its entry is put first in the
-   *    results, because a signature match is exact where word ranking is a guess.
+   * 2. Signature matches on top. searchLine (diagnose-engine.js) runs on the search box's
+   *    text: the diagnose engine's verdict, then a line that is a signature cut short
+   *    ("... Watchdog caught collective operation timeout: ..."), else the closest
+   *    signature by shared words (marked unconfirmed). Its first entries are put before
+   *    Material's results, because a signature match is exact where word ranking is a guess.
    */
   function cleanQuery(q) {
     // words only: lunr's syntax characters become blanks, and numbers and hex ids (which
@@ -474,44 +476,61 @@
     Worker.prototype.__feSearchClean = true;
   }
 
+  var SEARCH_SHOWN = 3; // entries put before Material's own results
+
+  /* The badge and the line under the title of a search result that searchLine found. */
+  function searchWhy(r) {
+    var where = (r.rank !== null && r.rank !== undefined ? ", rank " + r.rank : "") + ". ";
+    if (r.kind === "signature") {
+      return [el("span", { class: "fe-badge fe-badge-" + r.role, text: "signature match" }),
+        " " + roleText(r.role) + (r.generic ? ", generic text, unconfirmed" : "") + where + (r.fix || "")];
+    }
+    if (r.kind === "prefix") {
+      return [el("span", { class: "fe-badge fe-badge-" + r.role,
+        text: r.complete ? "signature match, context not in the line" : "signature match, line cut short" }),
+        " " + roleText(r.role) + (r.generic ? ", generic text, unconfirmed" : "") + where + (r.fix || "")];
+    }
+    return [el("span", { class: "fe-badge fe-search-closest", text: "closest signature · unconfirmed" }),
+      " No signature matches this line; this entry shares " + r.score + "% of its words. " +
+      "Read its confirmation checklist before trusting it."];
+  }
+
   function mountSearch(input) {
-    var cache = { text: null, match: null };
+    var cache = { text: null, results: [] };
     var pending = false;
 
     function results() {
       return document.querySelector(".md-search-result__list");
     }
 
-    function signatureItem(m) {
-      return el("li", { class: "md-search-result__item fe-search-signature" }, [
-        el("a", { href: entryUrl(m), class: "md-search-result__link", tabindex: "-1" }, [
+    function searchItem(r) {
+      return el("li", { class: "md-search-result__item fe-search-signature fe-search-" + r.kind,
+                        "data-fe-entry": r.id }, [
+        el("a", { href: entryUrl(r), class: "md-search-result__link", tabindex: "-1" }, [
           el("article", { class: "md-search-result__article md-typeset" }, [
             el("div", { class: "md-search-result__icon md-icon" }),
-            el("h1", { text: m.title }),
-            el("p", { class: "fe-search-why" }, [
-              el("span", { class: "fe-badge fe-badge-" + m.role, text: "signature match" }),
-              " " + (roleText(m.role)) + (m.rank !== null ? ", rank " + m.rank : "") +
-                ". " + (m.fix || "")
-            ])
+            el("h1", { text: r.title }),
+            el("p", { class: "fe-search-why" }, searchWhy(r))
           ])
         ])
       ]);
     }
 
+    /* Put searchLine's results first in Material's result list (again after Material
+       re-renders it); the rest of the list stays Material's. */
     function place() {
       var list = results();
       if (!list) return;
-      var existing = list.querySelector(":scope > .fe-search-signature");
-      var m = cache.match;
-      if (!m || !input.value.trim()) {
-        if (existing) existing.remove();
-        return;
-      }
-      var href = entryUrl(m);
-      if (existing && existing === list.firstElementChild &&
-          existing.querySelector("a").href === href) return;
-      if (existing) existing.remove();
-      list.insertBefore(signatureItem(m), list.firstElementChild);
+      var mine = Array.prototype.slice.call(list.querySelectorAll(":scope > .fe-search-signature"));
+      var wanted = input.value.trim() ? cache.results.slice(0, SEARCH_SHOWN) : [];
+      var inPlace = mine.length === wanted.length && wanted.every(function (r, i) {
+        return list.children[i] === mine[i] && mine[i].getAttribute("data-fe-entry") === r.id &&
+          mine[i].classList.contains("fe-search-" + r.kind);
+      });
+      if (inPlace) return;
+      mine.forEach(function (node) { node.remove(); });
+      var first = list.firstElementChild;
+      wanted.forEach(function (r) { list.insertBefore(searchItem(r), first); });
     }
 
     function update() {
@@ -525,9 +544,7 @@
       loadMatcher().then(function (data) {
         pending = false;
         var now = input.value;
-        var verdict = now.trim()
-          ? window.FEDiagnose.diagnoseFiles(data, [{ name: "search", text: now }]) : null;
-        cache = { text: now, match: verdict && verdict.matches.length ? verdict.matches[0] : null };
+        cache = { text: now, results: now.trim() ? window.FEDiagnose.searchLine(data, now) : [] };
         place();
         if (input.value !== now) update();
       }, function () {

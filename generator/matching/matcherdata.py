@@ -13,7 +13,7 @@ from typing import Any
 
 from ..entries.model import DEFAULT_WINDOW, BenignTemplate, Entry
 from . import engine
-from .templates import WORD, TemplateError, compile_template
+from .templates import HOLES, WORD, TemplateError, compile_template
 
 FORMAT_VERSION = 2
 # Suggestions when nothing matches: words of at least three characters, compared lowercased;
@@ -112,6 +112,9 @@ def build(entries: Iterable[Entry], benign: Iterable[BenignTemplate], roles: Seq
         "time_lookback": engine.TIME_LOOKBACK,
         "error_needles": list(engine.ERROR_NEEDLES),
         "word": WORD.pattern,
+        # the hole patterns, so the header search can cut a signature's pattern back into
+        # literal text and holes (a pasted line may stop anywhere inside a signature)
+        "holes": sorted((p for p, _ in HOLES.values()), key=lambda p: (-len(p), p)),
         "entries": meta,
         "signatures": signatures,
         "benign": benign_patterns,

@@ -254,6 +254,51 @@ WRAPPED = (OOM_WRAPPED + ["[rank3]: Traceback (most recent call last):"]
            + ["short line", "[rank0]: done"])
 
 
+# A message soft-wrapped at a blank inside prose (an issue text, an editor's wrap): no fixed
+# width, so no wrap_width; the signature's key ('milliseconds') is on the second line, its
+# needle ('Watchdog caught') on the first.
+SOFT = ["The job hangs after the first epoch, then: Watchdog caught collective operation timeout: "
+        "WorkNCCL(SeqNum=25211, OpType=ALLREDUCE,",
+        "NumelIn=25690112, NumelOut=25690112, Timeout(ms)=600000) ran for 600043 milliseconds "
+        "before timing out."]
+
+
+def test_a_message_soft_wrapped_at_a_blank_is_matched_across_the_two_lines():
+    v = diagnose_text(DATA, "\n".join(SOFT))
+    assert [(m["id"], m["line"], m["count"]) for m in v["matches"]] == [("nccl-watchdog-timeout", 1, 1)]
+    assert v["matches"][0]["evidence"][0]["text"] == (SOFT[0] + " " + SOFT[1])[:MAX_TEXT]
+    for piece in SOFT:  # neither line matches alone
+        assert diagnose_text(DATA, piece)["matches"] == []
+    prefixed = "\n".join(f"[rank2]: {line}" for line in SOFT)
+    assert [(m["id"], m["line"], m["rank"]) for m in diagnose_text(DATA, prefixed)["matches"]] == [
+        ("nccl-watchdog-timeout", 1, 2)]
+
+
+@pytest.mark.parametrize("first, second", [
+    (SOFT[0] + "\n", SOFT[1]),  # a blank line between
+    (f"[rank2]: {SOFT[0]}", f"[rank3]: {SOFT[1]}"),  # another rank's line
+    (SOFT[0], f"[2026-06-30 12:00:30,229] {SOFT[1]}"),  # a line with its own timestamp
+    (SOFT[0], f"  File \"train.py\", line 3, in main {SOFT[1]}"),  # a line that starts anew
+])
+def test_no_soft_join_across_a_break_another_rank_or_a_new_line(first, second):
+    assert diagnose_text(DATA, f"{first}\n{second}")["matches"] == []
+
+
+def test_no_soft_join_when_the_wrap_cuts_the_needle():
+    """The needle 'Watchdog caught' cut by the wrap: a reader that skips lines without a needle
+    never sees this pair, so no engine joins it (the fast and the plain path agree)."""
+    head, tail = SOFT[0].split(" caught ", 1)
+    second = f"caught {tail} {SOFT[1]}"
+    assert diagnose_text(DATA, f"{head} {second}")["matches"]
+    assert diagnose_text(DATA, f"{head}\n{second}")["matches"] == []
+
+
+def test_a_signature_that_fits_one_line_is_not_matched_again_across_the_join():
+    oom = "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB"
+    v = diagnose_text(DATA, f"{oom}\nGiB more were reserved by PyTorch")
+    assert [(m["id"], m["count"]) for m in v["matches"] if m["id"] == "cuda-oom"] == [("cuda-oom", 1)]
+
+
 def test_wrapped_lines_are_joined_so_a_signature_spans_the_wrap():
     text = "\n".join(WRAPPED)
     assert Engine(DATA).wrap_width(WRAPPED) == 60

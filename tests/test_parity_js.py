@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 from diagnose_support import REPO, node, run_node, small_data
-from test_diagnose_engine import EVENT, NCCL_ERR, OOM, PREFIXED, WATCHDOG, WRAPPED, wrap
+from test_diagnose_engine import EVENT, NCCL_ERR, OOM, PREFIXED, SOFT, WATCHDOG, WRAPPED, wrap
 from test_logread import SAMPLES
 
 from generator.matching import diagnose
@@ -167,6 +167,14 @@ def shape_files(tmp: Path) -> list[Path]:
         "wide-blanks": ("torch.OutOfMemoryError:   CUDA  out of\tmemory.  Tried \t to allocate 2 GiB\n"
                         "NCCL error in: x.cpp:1,  unhandled \tsystem error (run with NCCL_DEBUG=INFO "
                         "for details), NCCL version 2.21.5\n"),
+        # soft wraps at a blank, far apart so that the fast path skips the lines between: a
+        # pair joined, a rank-prefixed pair, a pair whose needle the wrap cuts (never joined),
+        # a pair split by another rank, and a line-wide signature followed by a continuation
+        "soft-wrapped": ("noise\n" * 60 + "\n".join(SOFT) + "\n" + "noise\n" * 60
+                         + "\n".join(f"[rank4]: {line}" for line in SOFT) + "\n" + "noise\n" * 60
+                         + SOFT[0].replace(" caught ", "\ncaught ", 1) + " " + SOFT[1] + "\n"
+                         + "noise\n" * 60 + f"[rank1]: {SOFT[0]}\n[rank5]: {SOFT[1]}\n"
+                         + "noise\n" * 60 + f"{OOM}\nmore were reserved\n" + "noise\n" * 30),
         "nothing-known": ("[rank0]: Traceback (most recent call last):\n[rank0]: torch.distributed."
                           "DistBackendError: NCCL error in: ProcessGroupNCCL.cpp:1970, unhandled cuda "
                           "error (run with NCCL_DEBUG=INFO for details), NCCL version 2.21.5\n"

@@ -36,56 +36,31 @@ ENTRY_IDS = {p.stem for p in (REPO / "entries").glob("*.yaml")}
 # delete the line then. Each says what the log needs.
 KNOWN_DEV_MISSES = {
     "r115-roll-megatron-pp-group-ray-repeated.log":
-        "log shape: Ray's deduplicated frames only ('[repeated 7x across cluster]'), cut before "
-        "the parallel_state assertion",
-    "r043-particleflow-watchdog-frames-only.log":
-        "log shape: only the watchdog's C++ frames (checkTimeout/ncclCommWatchdog), no message",
+        "no failure text: Ray's deduplicated frames only ('[repeated 7x across cluster]'), cut "
+        "before the parallel_state assertion",
     "r044-torchtune-fsdp2-preforward-unshard-frames.log":
-        "log shape: FSDP2 pre_forward/wait_for_unshard frames, cut before the OOM line",
-    "r056-minigpt4-exitcode-minus6.log":
-        "log shape: 'failed (exitcode: -6)' without the ChildFailedError context the "
-        "signature requires (fragment ends at the launcher's first frames)",
-    "r087-spconv-fork-cuda-second-half-only.log":
-        "wording: only the second sentence 'To use CUDA with multiprocessing, you must use "
-        "the 'spawn' start method'",
-    "r100-lomo-local-rank-keyerror-ipython.log":
-        "wording: KeyError: 'LOCAL_RANK' from os.environ in user code (no signature)",
-    "r101-mmaction-rank-keyerror-init-dist.log":
-        "wording: KeyError: 'RANK' from os.environ in a framework's init_dist (no signature)",
-    "r102-chemformer-deepspeed-local-rank-keyerror.log":
-        "wording: KeyError: 'LOCAL_RANK' in DeepSpeed's _configure_with_arguments",
-    "r104-aisummer-rank-keyerror-repl.log":
-        "wording: KeyError: 'RANK' from os.environ at a Python REPL",
+        "no failure text: FSDP2 pre_forward/wait_for_unshard frames, cut before the OOM line "
+        "(the frames are those of any error in an FSDP2 forward; naming OOM would be a guess)",
     "r120-nccl-ibp-plugin-completion-one-line.log":
-        "wording: a vendor plugin's 'NET/IBP:Got completion from peer' after prose",
-    "r121-avhubert-rendezvous-timeout-json-error-handler.log":
-        "log shape: torchelastic error_handler JSON ('\"message\": \"RendezvousTimeoutError: \"')",
+        "wording: a vendor plugin's 'NET/IBP:Got completion from peer' after prose; no public "
+        "source prints 'NET/IBP' (NCCL's own net_ib prints 'NET/IB : Got completion ...')",
     # second batch (r133-r171), measured at cf66be2
-    "r134-pytorch-only-cuda-dense-old-wording.log":
-        "wording: torch 1.0 'Only CUDA dense tensor is supported for NCCL collective operations'",
     "r135-trl-ppo-gather-stats-interleaved-frames.log":
-        "log shape: several ranks' all_reduce frames interleaved, no error line",
-    "r139-nccl-socket-creation-failed-no-ip-interface.log":
-        "wording: NCCL 2.4 'WARN Socket creation failed : Address family not supported by protocol'",
-    "r141-fastai-docker-bus-error-wrapped-quote.log":
-        "log shape: the bus-error message hard-wrapped mid-sentence inside a quoted sentence",
+        "no failure text: several ranks' all_reduce frames interleaved, cut before the error "
+        "line (the label comes from the issue title)",
     "r163-pytorch-powbackward1-nan-1st-output-backticks.log":
-        "wording: 'returned nan values in its 1st output' (ordinal 1st, not Nth)",
+        "wording: 'returned nan values in its 1st output': no torch source prints '1st' "
+        "(engine.cpp prints '<i>th output.' in the 1.0-era, 1.2-1.5-era and 1.6-2.15 sources)",
     # third batch (r172-r208), measured at 3c99020
-    "r179-dsb2018-missing-keys-two-gpus.log":
-        "wording: 'Missing key(s) in state_dict' without a 'module.' key in the fragment",
     "r185-paimegatron-socket-timeout-line-numbers.log":
-        "log shape: viewer line numbers between lines, cut before the DistStoreError",
+        "no failure text: viewer line numbers between lines, and cut inside the agent's frames "
+        "before the DistStoreError (the label comes from the issue title)",
     "r186-accelerate-fsdp-device-id-multinode-frames.log":
-        "log shape: frames down to FSDP(model), cut before the ValueError",
+        "no failure text: frames down to FSDP(model), cut before the ValueError (the label "
+        "comes from the issue title)",
     "r190-returnn-gpu-unknown-error-pcie-aer.log":
-        "wording: nvidia-smi 'Unable to determine the device handle ... Unknown Error' and "
-        "kernel PCIe AER lines",
-    "r196-deepspeed-fused-adam-ipython-jupyter.log":
-        "log shape: IPython-rendered CalledProcessError of the extension build, no "
-        "'Error building extension' line",
-    "r203-hllm-childfailed-no-summary.log":
-        "wording: a bare 'ChildFailedError' line without the summary table",
+        "wording: nvidia-smi 'Unable to determine the device handle ... Unknown Error' (closed "
+        "source: no upstream file to cite) and corrected PCIe AER lines (not a fault alone)",
 }
 
 

@@ -168,6 +168,10 @@
     return new RegExp(pattern, "s");
   }
 
+  function escapeRegExp(s) {
+    return s.replace(/[.*+?^${}()|[\]\\\/-]/g, "\\$&");
+  }
+
   function Engine(data) {
     this.data = data;
     this.limits = data.limits;
@@ -221,6 +225,11 @@
       self.sigs.push({ entry: s.entry, index: s.index, regex: re(s.pattern), anchor: s.anchor,
                        context: ctx, window: s.window, weak: !!s.weak, generic: !!s.generic });
     });
+    // engine.py needle_gate: a line that holds a needle is fed with its neighbours by every
+    // reader, so a message soft-wrapped over it and the next line can be joined
+    this.needleGate = new RegExp(this.needles().filter(function (n) { return n.length; })
+      .map(function (n) { return n.split(" ").map(escapeRegExp).join("[ \\t]+"); })
+      .join("|"), "s");
     this.hits = new Map();
     this.pending = this.sigs.map(function () { return []; });
     this.contextHits = this.contexts.map(function () { return []; });
@@ -231,6 +240,8 @@
     this.lastTime = new Map(); // the last timestamp seen per rank, this file
     this._time = null;
     this._joined = null; // [first, last, count, last length, text]
+    // engine.py _soft: [line, rank, raw, text, time, signatures tried, signatures matched]
+    this._soft = null;
     this._scanner = null;
   }
 
@@ -336,6 +347,7 @@
     if (text.indexOf(this.eventMark) >= 0) {
       var event = eventOf(text, this.eventMark, this.limits);
       if (event !== null) {
+        this._soft = null;
         for (var k = 0; k < event[1].length; k++) {
           var sub = this._clean(cut(event[1][k], this.limits.max_line));
           var subRank = event[0] !== null ? event[0] : sub[0] !== null ? sub[0] : rank;
@@ -344,18 +356,51 @@
         return;
       }
     }
-    this._match(lineno, rank, text);
+    var found = this._match(lineno, rank, text);
+    var soft = this._soft;
+    this._soft = null;
+    if (found === null || this.wrap) return;
+    if (soft !== null && (soft[5].length || found[0].length) && lineno === soft[0] + 1 &&
+        rank === soft[1] && stamp === null && this._continues(text)) {
+      this._softJoin(soft, raw, text, found[0]);
+    }
+    this._soft = [lineno, rank, raw, text, this._time, found[0], found[1]];
   };
 
+  /* engine.py _soft_join: a message soft-wrapped at a blank, matched across the two lines. */
+  Engine.prototype._softJoin = function (soft, raw, text, tried) {
+    var lineno = soft[0], rank = soft[1], firstRaw = soft[2], first = soft[3], time = soft[4];
+    var pool = new Set(soft[5].concat(tried));
+    soft[6].forEach(function (i) { pool.delete(i); });
+    if (!pool.size) return;
+    var order = Array.from(pool).sort(numeric);
+    var joined = first + " " + text;
+    var gate = null;
+    for (var k = 0; k < order.length; k++) {
+      var i = order[k], sig = this.sigs[i];
+      var m = sig.regex.exec(joined);
+      if (m === null || m.index >= first.length || m.index + m[0].length <= first.length + 1) continue;
+      if (gate === null) gate = this.needleGate.test(firstRaw) || this.needleGate.test(raw);
+      if (!gate) return;
+      if (sig.context.length) {
+        if (this.pending[i].length < this.limits.max_pending) this.pending[i].push([lineno, rank, joined, time]);
+      } else {
+        this._record(sig, lineno, rank, joined, sig.generic ? GENERIC : sig.weak ? WEAK : PLAIN, time);
+      }
+    }
+  };
+
+  /* Match one cleaned line; return [signatures tried, signatures matched] (null: benign). */
   Engine.prototype._match = function (lineno, rank, text) {
     var tried = this.candidates(text);
     var matched = false;
+    var sigsTried = [], sigsMatched = [];
     var t, kind, i;
     if (tried.length) {
       for (t = 0; t < tried.length; t++) {
         kind = Math.floor(tried[t] / KIND_SPAN);
         i = tried[t] % KIND_SPAN;
-        if (kind === BENIGN && this.benign[i].test(text)) return;
+        if (kind === BENIGN && this.benign[i].test(text)) return null;
       }
       for (t = 0; t < tried.length; t++) {
         kind = Math.floor(tried[t] / KIND_SPAN);
@@ -366,8 +411,10 @@
           }
         } else if (kind === SIGNATURE) {
           var sig = this.sigs[i];
+          sigsTried.push(i);
           if (sig.regex.test(text)) {
             matched = true;
+            sigsMatched.push(i);
             if (sig.context.length) {
               if (this.pending[i].length < this.limits.max_pending) {
                 this.pending[i].push([lineno, rank, text, this._time]);
@@ -381,6 +428,7 @@
       }
     }
     if (!matched && this.errorLine.test(text)) this._noteError(lineno, text);
+    return [sigsTried, sigsMatched];
   };
 
   Engine.prototype._noteError = function (lineno, text) {

@@ -15,6 +15,8 @@ same steps, so both give identical verdicts:
    (``node-3 [stderr] [rank7]:``), else from a ``[Rank N]`` mention inside the message;
    a torchelastic event line (``{"name": "torchelastic.worker.status.FAILED", ...}``) is
    replaced by the lines of its decoded ``raw_error``, with the event's ``global_rank``;
+   a line soft-wrapped at a blank (no fixed width) is matched together with the next one
+   when a signature fits neither alone (``_soft_join``);
 2. a line matching a benign template is skipped;
 3. every signature whose anchor occurs in the line is tried; signatures with context are
    kept pending until the end, then accepted when a context template matched within
@@ -231,6 +233,13 @@ class _Lazy:
             self._regex = re.compile(self.source)
         return self._regex.search(text) is not None
 
+    def span(self, text: str) -> tuple[int, int] | None:
+        """(start, end) of the leftmost match, None if there is none."""
+        if self._regex is None:
+            self._regex = re.compile(self.source)
+        m = self._regex.search(text)
+        return m.span() if m else None
+
 
 @dataclass
 class _Sig:
@@ -309,6 +318,10 @@ class Engine:
             index(SIGNATURE, len(self.sigs), s)
             self.sigs.append(_Sig(s["entry"], s["index"], _Lazy(s["pattern"]), ctx, s["window"],
                                   bool(s.get("weak")), bool(s.get("generic"))))
+        # a line that holds a needle (blank runs as any blanks) is fed with its neighbours by
+        # every reader, so a message soft-wrapped over it and the next line can be joined
+        self.needle_gate = re.compile("|".join(
+            "[ \t]+".join(re.escape(part) for part in n.split(" ")) for n in self.needles() if n))
         self.wrap = 0
         self.reset()
 
@@ -326,6 +339,9 @@ class Engine:
         self.last_time: dict[int | None, tuple[str, int]] = {}
         self._time: str | None = None  # the time of the line being matched
         self._joined: tuple[int, int, int, int, str] | None = None
+        # the last line fed: (line, rank, raw, text, time, signatures tried, signatures
+        # matched); see _soft_join
+        self._soft: tuple[int, int | None, str, str, str | None, list[int], list[int]] | None = None
 
     # -- wrapped logs ----------------------------------------------------------------
     def _continues(self, line: str) -> bool:
@@ -422,6 +438,7 @@ class Engine:
         if self.event_mark in text:
             event = event_of(text, self.event_mark)
             if event is not None:
+                self._soft = None
                 event_rank, lines = event
                 for sub in lines:
                     sub_rank, sub_text = clean(sub[:MAX_LINE], self.prefixes, self.ansi,
@@ -432,15 +449,58 @@ class Engine:
                         sub_rank = rank
                     self._match(lineno, sub_rank, sub_text)
                 return
-        self._match(lineno, rank, text)
+        found = self._match(lineno, rank, text)
+        soft, self._soft = self._soft, None
+        if found is None or self.wrap:
+            return
+        if (soft is not None and (soft[5] or found[0]) and lineno == soft[0] + 1
+                and rank == soft[1] and stamp is None and self._continues(text)):
+            self._soft_join(soft, raw, text, found[0])
+        self._soft = (lineno, rank, raw, text, self._time, found[0], found[1])
 
-    def _match(self, lineno: int, rank: int | None, text: str) -> None:
+    def _soft_join(self, soft: tuple[int, int | None, str, str, str | None, list[int], list[int]],
+                   raw: str, text: str, tried: list[int]) -> None:
+        """A message soft-wrapped at a blank (prose, a quoted error, an editor's wrap): the
+        signatures tried on either line (a key word or anchor is never cut by the join), except
+        those that matched the first line alone, are tried on the two lines joined by a space.
+        A match must start in the first line and end in the second (what fits one line was
+        matched there), and one of the two raw lines must hold a needle: every reader then feeds
+        both (logread's window), so the fast path and the plain path join the same pairs."""
+        lineno, rank, first_raw, first, time, first_tried, first_matched = soft
+        pool = sorted((set(first_tried) | set(tried)) - set(first_matched))
+        if not pool:
+            return
+        joined = first + " " + text
+        gate: bool | None = None
+        for i in pool:
+            sig = self.sigs[i]
+            span = sig.regex.span(joined)
+            if span is None or span[0] >= len(first) or span[1] <= len(first) + 1:
+                continue
+            if gate is None:
+                gate = bool(self.needle_gate.search(first_raw) or self.needle_gate.search(raw))
+            if not gate:
+                return
+            if sig.context:
+                pending = self.pending.setdefault(i, [])
+                if len(pending) < MAX_PENDING:
+                    pending.append((lineno, rank, joined, time))
+            else:
+                level = GENERIC if sig.generic else WEAK if sig.weak else PLAIN
+                self._record(sig, lineno, rank, joined, level, time)
+
+    def _match(self, lineno: int, rank: int | None,
+               text: str) -> tuple[list[int], list[int]] | None:
+        """Match one cleaned line; return the signatures tried on it and those that matched
+        (None for a benign line)."""
         tried = self.candidates(text)
         matched = False
+        sigs_tried: list[int] = []
+        sigs_matched: list[int] = []
         if tried:
             for kind, i in tried:
                 if kind == BENIGN and self.benign[i].search(text):
-                    return
+                    return None
             for kind, i in tried:
                 if kind == CONTEXT:
                     hits = self.context_hits.setdefault(i, [])
@@ -448,8 +508,10 @@ class Engine:
                         hits.append((lineno, rank))
                 elif kind == SIGNATURE:
                     sig = self.sigs[i]
+                    sigs_tried.append(i)
                     if sig.regex.search(text):
                         matched = True
+                        sigs_matched.append(i)
                         if sig.context:
                             pending = self.pending.setdefault(i, [])
                             if len(pending) < MAX_PENDING:
@@ -459,6 +521,7 @@ class Engine:
                             self._record(sig, lineno, rank, text, level, self._time)
         if not matched and self.error_line.search(text):
             self._note_error(lineno, text)
+        return sigs_tried, sigs_matched
 
     def _note_error(self, lineno: int, text: str) -> None:
         text = text[:MAX_TEXT]

@@ -1,5 +1,6 @@
 """Every checker code has a failing fixture under tests/fixtures/bad/<CODE>/, and checking
-that fixture (next to the good fixture project) reports the code where expect.txt says."""
+that fixture (next to the good fixture project) reports the code where expect.txt says.
+A `provenance/` folder in a fixture becomes the project's provenance/ folder."""
 
 from __future__ import annotations
 
@@ -24,7 +25,8 @@ def _check_fixture(tmp_path: Path, code: str) -> list:
     for item in (BAD / code).iterdir():
         if item.name == "expect.txt":
             continue
-        target = root / "entries" / item.name
+        # a provenance/ folder is the project's measured matrix (codes E125-E128)
+        target = root / item.name if item.name == "provenance" else root / "entries" / item.name
         if item.is_dir():
             shutil.copytree(item, target)
         else:

@@ -62,6 +62,12 @@ def build_parser() -> argparse.ArgumentParser:
                        "and docs/diagnose-json.md from their definitions in generator/")
     p.add_argument("--check", action="store_true", help="exit 1 if a committed file is stale")
 
+    p = sub.add_parser("provenance", help="measure which releases print each signature "
+                       "(writes provenance/signatures.json)")
+    from .provenance import add_arguments as provenance_arguments
+
+    provenance_arguments(p)
+
     p = sub.add_parser("new", help="scaffold a new entry file")
     p.add_argument("id")
     p.add_argument("--from", dest="from_id", default=None, help="copy the structure of an entry")

@@ -142,6 +142,7 @@ def run_reproduce(root: Path, args: argparse.Namespace) -> int:
 def run_explain(root: Path, args: argparse.Namespace) -> int:
     """Exit 0 shown, 2 no such entry (with the closest ids)."""
     from ..entries.catalog import load_catalog
+    from ..provenance.matrix import printed_by as printed_by_of
     from . import explain
 
     _replace_unencodable()
@@ -157,7 +158,8 @@ def run_explain(root: Path, args: argparse.Namespace) -> int:
     url = f"{project.site_url()}failures/{entry.id}/"
     role = next(r for r in catalog.vocabulary.roles if r.id == entry.role)
     action = next(a for a in catalog.vocabulary.actions if a.id == entry.action.kind)
-    sys.stdout.write(reports.explain_text(entry, role, action, url, former))
+    printed_by = printed_by_of(root, [entry]).get(entry.id, ())
+    sys.stdout.write(reports.explain_text(entry, role, action, url, former, printed_by))
     return 0
 
 
@@ -195,6 +197,14 @@ def run_schema(root: Path, args: argparse.Namespace) -> int:
     return 0
 
 
+def run_provenance(root: Path, args: argparse.Namespace) -> int:
+    """Exit 0 matrix written (or current, or holes listed), 1 an artifact could not be
+    fetched or is missing from the cache, 2 usage error (bad artifact list, no matrix)."""
+    from . import provenance
+
+    return provenance.run(root, args)
+
+
 def run_new(root: Path, args: argparse.Namespace) -> int:
     """Exit 0 written, 2 not written (bad or used id, the file exists, unknown --from)."""
     from ..entries import scaffold
@@ -217,6 +227,7 @@ __all__ = [
     "run_diagnose",
     "run_explain",
     "run_new",
+    "run_provenance",
     "run_render",
     "run_reproduce",
     "run_schema",

@@ -8,7 +8,7 @@ and choose the exit status.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -30,10 +30,12 @@ def diagnose_json(verdict: dict[str, Any]) -> str:
 
 
 def explain_text(entry: Entry, role: Role, action: ActionKind, url: str,
-                 former: str | None = None) -> str:
-    """An entry for the terminal; ``former`` is the former id it was asked by."""
+                 former: str | None = None, printed_by: Sequence[str] = ()) -> str:
+    """An entry for the terminal; ``former`` is the former id it was asked by, ``printed_by``
+    the measured release range of each signature (none without a provenance matrix)."""
     return tool_template("terminal/explain.txt.j2").render(e=entry, role=role, action=action,
-                                                            url=url, former=former)
+                                                            url=url, former=former,
+                                                            printed_by=printed_by)
 
 
 def new_text(entry: str, logs: str, marker: str) -> str:

@@ -16,6 +16,7 @@ from typing import Any
 
 from ..matching.engine import Engine, diagnose_text
 from ..matching.templates import TemplateError, compile_template
+from ..provenance.checks import check_provenance  # E125-E128, on the typed catalog
 from . import schema
 from .catalog import Catalog
 from .codes import BY_CODE
@@ -523,7 +524,7 @@ def _check_sample_file(catalog: Catalog, doc: Document, data: str, threads: int 
 
 CATALOG_CHECKS: tuple[Callable[[Catalog], list[Problem]], ...] = (
     check_unique_ids, check_related, check_fingerprints, check_benign, check_categories_file,
-    check_vocabulary_file, check_taxonomy_file,
+    check_vocabulary_file, check_taxonomy_file, check_provenance,
 )
 
 

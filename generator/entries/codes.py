@@ -100,6 +100,24 @@ CODES: tuple[Code, ...] = (
     Code("E124", "bad benign template", "error",
          "A benign-noise template in entries/benign.yaml does not compile or matches an "
          "entry's fingerprint line."),
+    Code("E125", "signature not measured", "error",
+         "The signature has no record in provenance/signatures.json, the matrix of which "
+         "releases contain it. Run `python -m generator provenance --from-cache --incremental` "
+         "(or without flags to fetch the releases that provenance/artifacts.yaml lists and "
+         "the cache lacks)."),
+    Code("E126", "provenance record out of date", "error",
+         "The signature's text differs from the text its record was measured for. Run "
+         "`python -m generator provenance --from-cache --incremental`."),
+    Code("E127", "signature in no scanned release", "error",
+         "No scanned release contains every literal part of the template. Check the text "
+         "against the source; if it is printed by software whose releases are not scanned "
+         "(the Linux kernel, the GPU driver, Slurm, CPython, Open MPI, ...), end its `source` "
+         "with `[not scannable: <software>]`."),
+    Code("E128", "version claim contradicts the releases", "error",
+         "The signature's `versions:` text, read as a version range, disagrees with the "
+         "releases that contain the text (provenance/signatures.json). Write the measured "
+         "range ('torch >= 2.1', 'NCCL 2.7 - 2.11', 'torch 1.8 - 2.3'). Free text that is "
+         "not one of these forms is not checked."),
     Code("E129", "generic signature alone", "error",
          "The signature is marked `generic: true` (other code paths print the same text, e.g. "
          "a generic ATen or Python error) but has neither `context` nor `weak: true`: alone "

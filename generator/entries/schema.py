@@ -69,9 +69,14 @@ SIGNATURE = _map(
     _str(
         "source",
         "Where the text comes from: 'owner/repo path/to/file.py (function)' of the upstream "
-        "code that prints it, or 'reproduced: <how>'.",
+        "code that prints it, or 'reproduced: <how>'. When no release that "
+        "provenance/artifacts.yaml can scan contains the text (the Linux kernel, the GPU "
+        "driver, Slurm, CPython, Open MPI, ...), end it with '[not scannable: <software>]' and "
+        "quote the whole value: the signature is then exempt from the provenance matrix.",
     ),
-    _str("versions", "Versions that print this wording, e.g. 'torch >= 2.5'.", required=False),
+    _str("versions", "Versions that print this wording, as measured (provenance/signatures.json): "
+         "e.g. 'torch >= 2.5', 'torch 1.12 - 2.0', 'NCCL >= 2.19'; these forms are checked "
+         "against the releases (E128).", required=False),
     _list(
         "context",
         "Nearby evidence: templates of which at least one must also appear within `window` "

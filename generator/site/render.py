@@ -20,6 +20,7 @@ from ..entries.codes import CODES
 from ..entries.model import Entry, Group, TaxonomySection
 from ..matching.templates import holes_help
 from ..project import Project
+from ..provenance import matrix as provenance
 from .coverage import Coverage, coverage
 
 # Every generated page starts with front matter whose first line is this comment.
@@ -47,12 +48,16 @@ class Site:
     reproduced: dict[str, Any] = field(default_factory=dict)  # id -> verified.json record
     taxonomy: tuple[TaxonomySection, ...] = ()
     coverage: Coverage | None = None  # the taxonomy with its frequencies in the failure sample
+    # id -> per signature, the releases measured to print it ('printed by torch 2.4-2.13');
+    # empty when the project has no provenance matrix (provenance/signatures.json)
+    printed_by: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
 
 def build_site(catalog: Catalog, edit_base: str) -> Site:
     site = Site(catalog.entries, catalog.by_id, catalog.categories, catalog.components,
                 edit_base=edit_base, reproduced=dict(catalog.verified), taxonomy=catalog.taxonomy,
-                coverage=coverage(catalog.taxonomy, catalog.sample, catalog.frequency, catalog.by_id))
+                coverage=coverage(catalog.taxonomy, catalog.sample, catalog.frequency, catalog.by_id),
+                printed_by=provenance.printed_by(catalog.project.root, catalog.entries))
     for e in catalog.entries:
         for rid in e.related:
             if rid in catalog.by_id:

@@ -172,8 +172,29 @@
     return s.replace(/[.*+?^${}()|[\]\\\/-]/g, "\\$&");
   }
 
+  /* The regular expressions compiled from one matcher data object, shared by every Engine made
+     from it: the header search builds an Engine per keystroke, and compiling the signatures
+     and the needle gate anew each time fills V8's code space. Only expressions without the
+     g or y flag are shared (they keep no lastIndex state). */
+  var compiledCache = typeof WeakMap !== "undefined" ? new WeakMap() : null;
+
+  function compiledFor(data) {
+    var c = compiledCache && compiledCache.get(data);
+    if (!c) {
+      c = { patterns: new Map(), needleGate: null };
+      if (compiledCache) compiledCache.set(data, c);
+    }
+    return c;
+  }
+
   function Engine(data) {
     this.data = data;
+    var compiled = compiledFor(data);
+    function cre(pattern) {
+      var r = compiled.patterns.get(pattern);
+      if (!r) { r = re(pattern); compiled.patterns.set(pattern, r); }
+      return r;
+    }
     this.limits = data.limits;
     var order = {};
     data.roles.forEach(function (role, i) { order[role] = i; });
@@ -192,7 +213,7 @@
     this.errorLine = re(data.error_line);
     this.time = re(data.time);
     this.word = new RegExp(data.word, "gs");
-    this.benign = data.benign.map(function (b) { return re(b.pattern); });
+    this.benign = data.benign.map(function (b) { return cre(b.pattern); });
     this.contexts = [];
     this.sigs = [];
     this.byKey = new Map();
@@ -216,20 +237,23 @@
       s.context.forEach(function (c) {
         if (!contextIndex.has(c.pattern)) {
           contextIndex.set(c.pattern, self.contexts.length);
-          self.contexts.push(re(c.pattern));
+          self.contexts.push(cre(c.pattern));
           index(CONTEXT, self.contexts.length - 1, c);
         }
         ctx.push(contextIndex.get(c.pattern));
       });
       index(SIGNATURE, self.sigs.length, s);
-      self.sigs.push({ entry: s.entry, index: s.index, regex: re(s.pattern), anchor: s.anchor,
+      self.sigs.push({ entry: s.entry, index: s.index, regex: cre(s.pattern), anchor: s.anchor,
                        context: ctx, window: s.window, weak: !!s.weak, generic: !!s.generic });
     });
     // engine.py needle_gate: a line that holds a needle is fed with its neighbours by every
     // reader, so a message soft-wrapped over it and the next line can be joined
-    this.needleGate = new RegExp(this.needles().filter(function (n) { return n.length; })
-      .map(function (n) { return n.split(" ").map(escapeRegExp).join("[ \\t]+"); })
-      .join("|"), "s");
+    if (!compiled.needleGate) {
+      compiled.needleGate = new RegExp(this.needles().filter(function (n) { return n.length; })
+        .map(function (n) { return n.split(" ").map(escapeRegExp).join("[ \\t]+"); })
+        .join("|"), "s");
+    }
+    this.needleGate = compiled.needleGate;
     this.hits = new Map();
     this.pending = this.sigs.map(function () { return []; });
     this.contextHits = this.contexts.map(function () { return []; });
@@ -941,6 +965,7 @@
     max_results: 5
   };
   var BLANKS = "[ \\t]+";
+  var MAX_PREFIX_ATOMS = 120;  // atoms of a signature that a cut line is matched against
   var PARTIAL_HOLE = "[^ \\t]+(?: [^ \\t]*)?(?=[ \\t]*$)";  // the start of a hole's text, at the end
   // a cut marker at the end of a pasted line: "...", "…", "[...]", "(truncated)"
   var CUT_MARK = /(?:[ \t]*(?:\.{2,}|…|\[\.\.\.\]|\[…\]|\(truncated\)))+[ \t]*$/;
@@ -976,9 +1001,16 @@
   /* A pattern that matches when the text ENDS after some first atoms of `atoms`, with an
      empty group after each atom: the last group that took part tells how far it got. */
   function prefixPattern(atoms) {
+    // One capture group per atom: V8 compiles such a pattern to native code whose size grows
+    // with its depth, and hundreds of long ones exhaust its code space. A line that holds the
+    // first MAX_PREFIX_ATOMS atoms is a hit whatever follows (the full pattern, run by the
+    // diagnose engine, decides the rest).
+    var capped = atoms.length > MAX_PREFIX_ATOMS;
+    if (capped) atoms = atoms.slice(0, MAX_PREFIX_ATOMS);
     var src = "";
     for (var k = atoms.length - 1; k >= 0; k--) {
-      var atom = atoms[k].src + "()" + (src ? "(?:" + src + ")?" : "");
+      var tail = capped && k === atoms.length - 1 ? "[\\s\\S]*" : "";
+      var atom = atoms[k].src + "()" + tail + (src ? "(?:" + src + ")?" : "");
       // a line may also end inside a hole: "Tried to allocate 20.00 Mi", "OpType=ALLRED"
       src = atoms[k].lit || atoms[k].blank ? atom : "(?:" + atom + "|" + PARTIAL_HOLE + ")";
     }

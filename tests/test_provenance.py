@@ -124,6 +124,14 @@ def _wheel(tmp_path: Path) -> Path:
     return path
 
 
+def test_python_lone_surrogate_is_stored_as_replacement_character():
+    # vLLM 0.34 has a literal '\ud800': it used to abort the whole artifact on the cache write
+    found = list(python_strings('x = "bad \\ud800 text"\n'))
+    assert (STRING, "bad \ufffd text") in found
+    for _kind, text in found:
+        text.encode("utf-8")  # what the cache does; raised UnicodeEncodeError before
+
+
 def test_wheel_and_sdist_extraction(tmp_path):
     got = set(artifact_strings(_wheel(tmp_path), str(tmp_path)))
     assert (STRING, "a b") in got and (STRING, "out of memory") in got

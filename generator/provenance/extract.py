@@ -41,13 +41,17 @@ _PRINTABLE = re.compile(rb"[\t\n\x20-\x7e]{2,}")
 _PY = (".py",)
 _NEWLINES = re.compile(r"\r\n|[\r\n]")
 NEWLINE = "\x1f"
+_SURROGATES = re.compile("[\ud800-\udfff]")
 STRING, CODE = "s", "c"  # the two kinds of extracted text
 
 Record = tuple[str, str]  # (STRING or CODE, text)
 
 
 def record(text: str) -> str:
-    """One extracted string as one record: line breaks kept as NEWLINE, ends trimmed of them."""
+    """One extracted string as one record: line breaks kept as NEWLINE, ends trimmed of them.
+    A lone surrogate (a Python literal such as '\\ud800', in vLLM 0.34) is no printable text and
+    cannot be stored as UTF-8: it becomes U+FFFD."""
+    text = _SURROGATES.sub("\ufffd", text)
     return _NEWLINES.sub(NEWLINE, text).strip(NEWLINE)
 
 

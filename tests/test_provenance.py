@@ -18,7 +18,7 @@ from generator import pipeline
 from generator.cli import main
 from generator.entries import checks
 from generator.entries.catalog import load_catalog
-from generator.entries.model import Entry, Fix, Signature
+from generator.entries.model import Action, Entry, Fix, Signature
 from generator.project import Project
 from generator.provenance import artifacts, claims, ranges
 from generator.provenance import matrix as mx
@@ -242,12 +242,14 @@ TEXTS = {
     "nvidia-nccl-cu11-2.14.3": ["%s:%d:%d [%d] %s:%d NCCL WARN ",
                                 "Error while creating shared memory segment %s (size %d)"],
 }
+
+
 def _entry(entry_id: str, *signatures: Signature) -> Entry:
     """An entry with only what the matrix reads: its id and signatures."""
     return Entry(id=entry_id, title="", category="", component="", severity="", role="",
                  tags=(), signatures=signatures, summary="", mechanism="", observations=(),
                  symptoms=(), affects=(), confirm=(), fingerprint="", fix=Fix("", (), "", ""),
-                 faq=(), related=(), references=())
+                 faq=(), related=(), references=(), action=Action("fix-code", ""))
 
 
 ENTRIES = [_entry(

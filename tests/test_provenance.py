@@ -29,6 +29,7 @@ from generator.provenance.extract import (
     STRING,
     artifact_strings,
     binary_strings,
+    c_strings,
     python_strings,
 )
 from generator.provenance.match import Index, Part, plan
@@ -122,6 +123,36 @@ def _wheel(tmp_path: Path) -> Path:
         zf.writestr("demo/README.txt", "Watchdog caught collective operation timeout: " * 4)
         zf.writestr("demo-1.0.dist-info/METADATA", "Name: demo\nRequires-Dist: x==1.2 ; os\n")
     return path
+
+
+def test_python_lone_surrogate_is_stored_as_replacement_character():
+    # vLLM 0.34 has a literal '\ud800': it used to abort the whole artifact on the cache write
+    found = list(python_strings('x = "bad \\ud800 text"\n'))
+    assert (STRING, "bad \ufffd text") in found
+    for _kind, text in found:
+        text.encode("utf-8")  # what the cache does; raised UnicodeEncodeError before
+
+
+def test_c_strings_join_adjacent_literals_across_macro_continuations():
+    src = ('#define SHUT_DOWN_ERROR \\\n  "Horovod has been shut down. This was caused " \\\n'
+           '  "by an exception."\nprintf("%d \\"x\\"\\n", n);\n')
+    got = set(c_strings(src))
+    assert (STRING, "Horovod has been shut down. This was caused by an exception.") in got
+    assert (STRING, '%d "x"') in got
+
+
+def test_sdist_c_sources_only_when_asked(tmp_path):
+    sdist = tmp_path / "h-1.0.tar.gz"
+    with tarfile.open(sdist, "w:gz") as tf:
+        for name, data in [("h-1.0/h/common.h", b'#define E "c text"\n'),
+                           ("h-1.0/h/a.py", b'M = "py text"\n')]:
+            info = tarfile.TarInfo(name)
+            info.size = len(data)
+            tf.addfile(info, io.BytesIO(data))
+    plain = set(artifact_strings(sdist, str(tmp_path)))
+    with_c = set(artifact_strings(sdist, str(tmp_path), c_sources=True))
+    assert (STRING, "py text") in plain and (STRING, "c text") not in plain
+    assert (STRING, "c text") in with_c
 
 
 def test_wheel_and_sdist_extraction(tmp_path):

@@ -14,7 +14,7 @@ from typing import Any
 import yaml
 
 ARTIFACTS_FILE = "provenance/artifacts.yaml"
-KINDS = ("wheel", "sdist")
+KINDS = ("wheel", "sdist", "sdist-c")  # sdist-c: an sdist whose C/C++ sources print text too
 _ID = re.compile(r"^[a-z0-9][a-z0-9._-]*$")
 
 

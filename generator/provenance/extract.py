@@ -41,13 +41,17 @@ _PRINTABLE = re.compile(rb"[\t\n\x20-\x7e]{2,}")
 _PY = (".py",)
 _NEWLINES = re.compile(r"\r\n|[\r\n]")
 NEWLINE = "\x1f"
+_SURROGATES = re.compile("[\ud800-\udfff]")
 STRING, CODE = "s", "c"  # the two kinds of extracted text
 
 Record = tuple[str, str]  # (STRING or CODE, text)
 
 
 def record(text: str) -> str:
-    """One extracted string as one record: line breaks kept as NEWLINE, ends trimmed of them."""
+    """One extracted string as one record: line breaks kept as NEWLINE, ends trimmed of them.
+    A lone surrogate (a Python literal such as '\\ud800', in vLLM 0.34) is no printable text and
+    cannot be stored as UTF-8: it becomes U+FFFD."""
+    text = _SURROGATES.sub("\ufffd", text)
     return _NEWLINES.sub(NEWLINE, text).strip(NEWLINE)
 
 
@@ -220,7 +224,29 @@ def wheel_strings(path: Path, tmp_dir: str, on_member: Callable[[str], None] | N
                     yield from _strings_of_stream(stream, info.file_size, tmp_dir)
 
 
-def sdist_strings(path: Path, tmp_dir: str, on_member: Callable[[str], None] | None = None) -> Iterator[Record]:
+# -- C and C++ sources (sdists of kind sdist-c) --------------------------------------------
+
+_C_SUFFIXES = (".h", ".hpp", ".cc", ".cpp", ".cxx", ".cu", ".c")
+_C_LITERAL = r'"(?:[^"\\\n]|\\.)*"'
+# adjacent literals, also across the backslash-newlines of a macro: one printed string
+_C_RUN = re.compile(_C_LITERAL + r'(?:(?:\s|\\\n)*' + _C_LITERAL + r')*')
+_C_ESCAPES = {"n": "\n", "t": "\t", '"': '"', "\\": "\\", "'": "'"}
+
+
+def c_strings(source: str) -> Iterator[Record]:
+    """The string literals of a C/C++ source, adjacent ones joined (as the compiler does);
+    simple escapes decoded, a printf conversion kept as written."""
+    for run in _C_RUN.finditer(source):
+        parts = re.findall(_C_LITERAL, run.group(0))
+        text = "".join(re.sub(r"\\(.)", lambda m: _C_ESCAPES.get(m.group(1), "\\" + m.group(1)),
+                              part[1:-1]) for part in parts)
+        rec = record(text)
+        if len(rec) >= 2:
+            yield STRING, rec
+
+
+def sdist_strings(path: Path, tmp_dir: str, on_member: Callable[[str], None] | None = None,
+                  c_sources: bool = False) -> Iterator[Record]:
     if path.suffix == ".zip":
         with zipfile.ZipFile(path) as zf:
             for info in zf.infolist():
@@ -233,14 +259,19 @@ def sdist_strings(path: Path, tmp_dir: str, on_member: Callable[[str], None] | N
                 fh = tf.extractfile(member)
                 if fh is not None:
                     yield from _python_member(member.name, fh.read(), strip_top=True)
+            elif c_sources and member.isfile() and member.name.endswith(_C_SUFFIXES):
+                fh = tf.extractfile(member)
+                if fh is not None:
+                    yield from c_strings(fh.read().decode("utf-8", "replace"))
 
 
-def artifact_strings(path: Path, tmp_dir: str, on_member: Callable[[str], None] | None = None) -> Iterator[Record]:
+def artifact_strings(path: Path, tmp_dir: str, on_member: Callable[[str], None] | None = None,
+                     c_sources: bool = False) -> Iterator[Record]:
     name = path.name
     if name.endswith(".whl"):
         return wheel_strings(path, tmp_dir, on_member)
     if name.endswith((".tar.gz", ".tgz", ".tar.bz2", ".zip")):
-        return sdist_strings(path, tmp_dir, on_member)
+        return sdist_strings(path, tmp_dir, on_member, c_sources)
     raise ValueError(f"{name}: not a wheel or an sdist")
 
 

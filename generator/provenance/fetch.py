@@ -50,7 +50,7 @@ def _pip_env() -> dict[str, str]:
 
 def pip_command(artifact: Artifact, dest: Path) -> list[str]:
     cmd = [sys.executable, "-m", "pip", "download", "--no-deps", "--quiet", "-d", str(dest)]
-    if artifact.kind == "sdist":
+    if artifact.kind.startswith("sdist"):
         cmd += ["--no-binary=:all:", "--no-build-isolation"]
     else:
         cmd += ["--only-binary=:all:", "--python-version", artifact.python]
@@ -78,7 +78,7 @@ def _from_index(artifact: Artifact, dest: Path) -> Path:
         parser = _Links()
         parser.feed(resp.read().decode("utf-8", "replace"))
     stem = re.escape(artifact.dist).replace("\\-", "[-_.]") + "-" + re.escape(artifact.version)
-    suffix = r"\.(tar\.gz|zip)$" if artifact.kind == "sdist" else r"-py3-none-any\.whl$"
+    suffix = r"\.(tar\.gz|zip)$" if artifact.kind.startswith("sdist") else r"-py3-none-any\.whl$"
     wanted = re.compile(stem + suffix, re.IGNORECASE)
     for link in parser.links:
         url, _, fragment = link.partition("#")
@@ -140,7 +140,7 @@ def fetch_and_extract(artifact: Artifact, cache: Cache,
         digest = sha256(path)
         strings: set[str] = set()
         code: set[str] = set()
-        for kind, text in artifact_strings(path, str(work)):
+        for kind, text in artifact_strings(path, str(work), c_sources=artifact.kind == "sdist-c"):
             (strings if kind == STRING else code).add(text)
         bundled = sorted({m.group(1) for s in strings if (m := _NCCL_VERSION.match(s))})
         manifest = {

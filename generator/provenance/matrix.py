@@ -81,7 +81,10 @@ def part_key(part: Part) -> str:
 # -- computing -----------------------------------------------------------------------------
 
 def stack_key(stack: list[Artifact], manifests: dict[str, dict[str, Any]]) -> str:
-    ident = "|".join(f"{a.id}:{manifests[a.id]['sha256']}" for a in stack)
+    # an sdist-c artifact's text holds its C sources too: not the matches of the same file as
+    # a Python-only sdist (the suffix leaves every other key, and its cached matches, as it was)
+    ident = "|".join(f"{a.id}:{manifests[a.id]['sha256']}" + (":c" if a.kind == "sdist-c" else "")
+                     for a in stack)
     ident += f"|extractor={EXTRACTOR_VERSION}|matcher={MATCHER_VERSION}"
     return f"{stack[0].id}-{hashlib.sha256(ident.encode()).hexdigest()[:12]}"
 

@@ -18,3 +18,10 @@ if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 _rest = [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p and p != str(REPO)]
 os.environ["PYTHONPATH"] = os.pathsep.join([str(REPO), *_rest])
+
+# `diagnose` keeps its loaded matcher in a cache (generator/matching/datacache.py): the tests'
+# processes use a fresh folder of their own, never the user's ~/.cache.
+if "FAILURE_ENCYCLOPEDIA_MATCHER_CACHE" not in os.environ:
+    import tempfile
+
+    os.environ["FAILURE_ENCYCLOPEDIA_MATCHER_CACHE"] = tempfile.mkdtemp(prefix="fe-matcher-")

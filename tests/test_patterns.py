@@ -64,3 +64,35 @@ def test_no_pattern_has_a_nested_quantifier():
     c = compile_template("Must flatten tensors with uniform {text} but got {word} and {n}{{x}}")
     for source in [c.pattern] + [p for p, _ in HOLES.values()]:
         assert ")+" not in source and ")*" not in source and "){" not in source
+
+
+@pytest.mark.parametrize("template, needle", [
+    # the longest literal starts with punctuation and a word too long to join it
+    ("peer access from {hex} to {hex}: CUDA_ERROR_TOO_MANY_PEERS: peer mapping resources "
+     "exhausted", "CUDA_ERROR_TOO_MANY_PEERS:"),
+    # a short common first word followed by a long identifier
+    ("Call to ibv_reg_dmabuf_mr failed with error {text}", "ibv_reg_dmabuf_mr failed"),
+    ("assert prev_state_dict_type is not None", "prev_state_dict_type is"),
+    ("NCCL error in: {token}:{n}, unhandled system error", "unhandled system error"),
+])
+def test_prefilter_needle_is_the_most_distinctive_word_run(template, needle):
+    """The needle decides which lines of a big log reach the engine: a needle such as ':' or
+    'assert' sent every line of a log, with its context window, through the slow path."""
+    compiled = compile_template(template)
+    assert compiled.phrase == needle
+    line = "[rank3]: " + template.replace("{hex}", "0x7f").replace("{token}", "a.cpp") \
+        .replace("{n}", "12").replace("{text}", "x")
+    assert needle in line and re.search(compiled.pattern, line)
+
+
+def test_every_catalog_needle_is_a_distinctive_word_run():
+    """Each signature of the catalog gives the prefilter a needle with at least six letters
+    or digits: a punctuation-only needle matches every line of a healthy log."""
+    from pathlib import Path
+
+    from generator.matching import diagnose
+
+    data, _ = diagnose.load_data(Path(__file__).resolve().parent.parent)
+    weak = [(s["entry"], s["needle"]) for s in data["signatures"]
+            if sum(ch.isalnum() for ch in s["needle"]) < 6]
+    assert not weak

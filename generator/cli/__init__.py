@@ -9,10 +9,12 @@ read error.
 from __future__ import annotations
 
 import argparse
+import importlib
 import sys
 from pathlib import Path
 
-from . import commands
+# Commands whose start-up time matters live in their own module (the rest: commands.py)
+COMMAND_MODULES = {"diagnose": "diagnose_command"}
 
 
 def _root() -> Path:
@@ -64,7 +66,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("provenance", help="measure which releases print each signature "
                        "(writes provenance/signatures.json)")
-    from .provenance import add_arguments as provenance_arguments
+    from .provenance_args import add_arguments as provenance_arguments
 
     provenance_arguments(p)
 
@@ -81,7 +83,9 @@ def main(argv: list[str] | None = None) -> int:
         parser.print_help(sys.stderr)
         return 2
     root = _root()
-    handler = getattr(commands, "run_" + args.command)
+    module = importlib.import_module("." + COMMAND_MODULES.get(args.command, "commands"),
+                                     __package__)
+    handler = getattr(module, "run_" + args.command)
     try:
         return int(handler(root, args))
     except KeyboardInterrupt:  # pragma: no cover - interactive

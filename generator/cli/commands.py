@@ -17,6 +17,8 @@ from ..pipeline import PRERENDERED_ENV
 from ..project import Project
 from ..site.render import RenderError
 from . import reports
+from .diagnose_command import replace_unencodable as _replace_unencodable
+from .diagnose_command import run_diagnose
 
 
 def _err(message: str) -> None:
@@ -84,36 +86,6 @@ def run_serve(root: Path, args: argparse.Namespace) -> int:
     from ..site import serve
 
     return serve.run(root, args.dev_addr)
-
-
-def _replace_unencodable() -> None:
-    """A log or entry text that the terminal's encoding cannot show is shown with '?', not
-    a UnicodeEncodeError."""
-    for stream in (sys.stdout, sys.stderr):
-        try:
-            stream.reconfigure(errors="replace")  # type: ignore[union-attr]
-        except (AttributeError, ValueError):  # pragma: no cover - replaced streams
-            pass
-
-
-def run_diagnose(root: Path, args: argparse.Namespace) -> int:
-    """Exit 0 a known failure was recognised, 1 nothing matched, 2 usage or read error."""
-    from ..matching import diagnose, logread
-
-    _replace_unencodable()
-    try:
-        result = diagnose.diagnose_logs(root, args.files)
-    except (diagnose.DiagnoseError, logread.LogError) as exc:
-        _err(f"error: {exc}")
-        return 2
-    if args.json:
-        sys.stdout.write(reports.diagnose_json(result.verdict))
-    else:
-        if result.broken:
-            _err(f"note: {result.broken} entry file(s) have problems and may be missing from the "
-                 "diagnosis; run `python -m generator check`")
-        sys.stdout.write(reports.diagnose_text(result.verdict, result.roles, result.actions))
-    return 0 if result.verdict["matches"] else 1
 
 
 def run_reproduce(root: Path, args: argparse.Namespace) -> int:

@@ -13,14 +13,21 @@ from pathlib import Path
 from typing import Any
 
 from ..entries.model import ActionKind, Entry, Role
-from ..templating import tool_template
+
+
+def _template(name: str) -> Any:
+    """The terminal template ``name``; Jinja2 is imported on first use (``diagnose --json``
+    never needs it, and start-up time is what a reader of a diagnosis waits for)."""
+    from ..templating import tool_template
+
+    return tool_template(name)
 
 
 def diagnose_text(verdict: dict[str, Any], roles: Mapping[str, Role],
                   actions: Mapping[str, ActionKind]) -> str:
     """The text report of a verdict; `roles` name and explain each match's role, `actions`
     name the next step."""
-    return tool_template("terminal/diagnose.txt.j2").render(verdict=verdict, roles=roles,
+    return _template("terminal/diagnose.txt.j2").render(verdict=verdict, roles=roles,
                                                              actions=actions)
 
 
@@ -33,14 +40,14 @@ def explain_text(entry: Entry, role: Role, action: ActionKind, url: str,
                  former: str | None = None, printed_by: Sequence[str] = ()) -> str:
     """An entry for the terminal; ``former`` is the former id it was asked by, ``printed_by``
     the measured release range of each signature (none without a provenance matrix)."""
-    return tool_template("terminal/explain.txt.j2").render(e=entry, role=role, action=action,
+    return _template("terminal/explain.txt.j2").render(e=entry, role=role, action=action,
                                                             url=url, former=former,
                                                             printed_by=printed_by)
 
 
 def new_text(entry: str, logs: str, marker: str) -> str:
     """What `new` says after writing the scaffold (paths as the reader should see them)."""
-    return tool_template("terminal/new.txt.j2").render(entry=entry, logs=logs, marker=marker)
+    return _template("terminal/new.txt.j2").render(entry=entry, logs=logs, marker=marker)
 
 
 class ReproduceReport:
@@ -48,7 +55,7 @@ class ReproduceReport:
 
     def __init__(self) -> None:
         # the template's macros, called like functions (a TemplateModule: typed as Any)
-        self._macros: Any = tool_template("terminal/reproduce.txt.j2").module
+        self._macros: Any = _template("terminal/reproduce.txt.j2").module
 
     def header(self, torch: Any, count: int) -> str:
         return str(self._macros.header(torch, count))

@@ -1,6 +1,7 @@
 """Which failure a set of logs shows: the verdict of ``python -m generator diagnose``.
 
-The matcher data is built in-process from ``entries/`` (no rendered site needed) and the logs
+The matcher data is built in-process from ``entries/`` (no rendered site needed; the command
+line reuses it through ``datacache`` while the entries are unchanged) and the logs
 are streamed through ``logread`` into the engine. The verdict is the JSON object defined in
 ``verdict_schema.py`` (published as ``schema/verdict.schema.json`` and documented in
 ``docs/diagnose-json.md``). Nothing here prints: the command line (``generator/cli``) shows the
@@ -16,8 +17,8 @@ from typing import Any
 from ..entries.catalog import Catalog, load_catalog
 from ..entries.model import ActionKind, Role
 from ..project import Project
+from . import datacache, logread
 from . import engine as engine_mod
-from . import logread
 
 
 class DiagnoseError(Exception):
@@ -57,15 +58,20 @@ def diagnose(data: dict[str, Any], paths: list[str],
     return engine_mod.attribute_files(engine.verdict(), files)
 
 
+def _load_for_diagnose(root: Path) -> tuple[dict[str, Any], int, dict[str, Role],
+                                             dict[str, ActionKind]]:
+    data, broken, catalog = _load(root)
+    return (data, broken, {role.id: role for role in catalog.vocabulary.roles},
+            {action.id: action for action in catalog.vocabulary.actions})
+
+
 def diagnose_logs(root: Path, files: list[str]) -> Diagnosis:
     """The verdict for these log files ('-' is stdin) with the entries of the project at
-    ``root``. Raises DiagnoseError or logread.LogError."""
+    ``root`` (loaded through ``datacache``). Raises DiagnoseError or logread.LogError."""
     if files.count("-") > 1:
         raise DiagnoseError("'-' (stdin) can be given only once")
-    data, broken, catalog = _load(root)
+    data, broken, roles, actions = datacache.cached(root, lambda: _load_for_diagnose(root))
     if not data["signatures"]:
         raise DiagnoseError(f"no signatures found in {root / 'entries'}; run this inside the "
                             "encyclopedia's repository")
-    return Diagnosis(diagnose(data, files), broken,
-                     {role.id: role for role in catalog.vocabulary.roles},
-                     {action.id: action for action in catalog.vocabulary.actions})
+    return Diagnosis(diagnose(data, files), broken, roles, actions)

@@ -157,15 +157,24 @@ def compile_template(template: str) -> Compiled:
 
 
 def _phrase(literals: tuple[str, ...]) -> str:
-    """The longest literal run, blanks as single spaces, cut after its words that fit in
-    MAX_PHRASE characters (at least one word): rarer in healthy logs than any single word."""
-    words = max(literals, key=lambda lit: len(" ".join(lit.split()))).split()
-    out = words[0]
-    for w in words[1:]:
-        if len(out) + 1 + len(w) > MAX_PHRASE:
-            break
-        out += " " + w
-    return out
+    """The most distinctive run of whole words of one literal, blanks as single spaces: the
+    run with the most letters and digits among those that fit in MAX_PHRASE characters (a
+    word longer than that stands alone; of equals, the shorter). Rarer in healthy logs than
+    any single word; a run of punctuation such as ``:`` would send every line of a log,
+    with its context window, through the engine."""
+    best, best_score = "", (-1, 0)
+    for lit in literals:
+        words = lit.split()
+        for i in range(len(words)):
+            out = words[i]
+            for w in words[i + 1:]:
+                if len(out) + 1 + len(w) > MAX_PHRASE:
+                    break
+                out += " " + w
+            score = (sum(ch.isalnum() for ch in out), -len(out))  # ties: less punctuation
+            if score > best_score:
+                best, best_score = out, score
+    return best
 
 
 def _keys(pieces: list[tuple[str, str, int]]) -> tuple[str, ...]:

@@ -166,15 +166,18 @@ def generate(path: Path, size: int, every: int, root: Path, noisy: bool = False)
     return written
 
 
-def timed(cmd: list[str], env: dict[str, str] | None = None) -> tuple[float, int, int, bytes]:
-    """(seconds, peak RSS in KiB, exit status, stdout) of one child process."""
+def timed(cmd: list[str], env: dict[str, str] | None = None) -> tuple[float, float, int, int, bytes]:
+    """(wall seconds, CPU seconds (user + system), peak RSS in KiB, exit status, stdout) of one
+    child process. On a shared machine the CPU time is the steadier figure: wall time grows
+    with the other processes' load, CPU time hardly."""
     t0 = time.perf_counter()
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env,
                             cwd=REPO)
     out = proc.stdout.read() if proc.stdout else b""
     _, status, usage = os.wait4(proc.pid, 0)
     proc.returncode = os.waitstatus_to_exitcode(status)
-    return time.perf_counter() - t0, usage.ru_maxrss, proc.returncode, out
+    return (time.perf_counter() - t0, usage.ru_utime + usage.ru_stime, usage.ru_maxrss,
+            proc.returncode, out)
 
 
 def main() -> int:
@@ -207,20 +210,26 @@ def main() -> int:
         long_file.write_text("\n".join(x for x in literals if len(x) >= 6) + "\n", encoding="utf-8")
         subprocess.run(["cat", str(log)], stdout=subprocess.DEVNULL, check=True)  # warm cache
 
-        def best(cmd: list[str], env: dict[str, str] | None = None) -> tuple[float, int, int, bytes]:
+        def best(cmd: list[str],
+                 env: dict[str, str] | None = None) -> tuple[float, float, int, int, bytes]:
             runs = [timed(cmd, env) for _ in range(args.repeat)]
             return min(runs, key=lambda r: r[0])
 
         env_c = dict(os.environ, LC_ALL="C")
-        g_s, g_rss, _, g_out = best(["grep", "-c", "-F", "-f", str(lit_file), str(log)], env_c)
-        l_s, l_rss, _, l_out = best(["grep", "-c", "-F", "-f", str(long_file), str(log)], env_c)
+        g_s, g_cpu, g_rss, _, g_out = best(["grep", "-c", "-F", "-f", str(lit_file), str(log)],
+                                           env_c)
+        l_s, l_cpu, l_rss, _, l_out = best(["grep", "-c", "-F", "-f", str(long_file), str(log)],
+                                           env_c)
         print(f"\nlog: {mb:.0f} MiB; {len(literals)} literal parts for grep, "
               f"{sum(1 for x in literals if len(x) >= 6)} of them >= 6 characters")
-        print(f"{'method':<34} {'seconds':>8} {'MiB/s':>8} {'x grep time':>12} {'peak RSS':>10}")
+        print(f"{'method':<34} {'seconds':>8} {'MiB/s':>8} {'x grep time':>12} {'CPU s':>7} "
+              f"{'x grep CPU':>11} {'peak RSS':>10}")
         print(f"{'grep -c -F -f <all literals>':<34} {g_s:8.2f} {mb / g_s:8.1f} {1:12.2f} "
-              f"{g_rss / 1024:7.0f} MiB   ({g_out.decode().strip()} lines match)")
+              f"{g_cpu:7.2f} {1:11.2f} {g_rss / 1024:7.0f} MiB   "
+              f"({g_out.decode().strip()} lines match)")
         print(f"{'grep -c -F -f <literals >= 6 ch>':<34} {l_s:8.2f} {mb / l_s:8.1f} {l_s / g_s:12.2f} "
-              f"{l_rss / 1024:7.0f} MiB   ({l_out.decode().strip()} lines match)")
+              f"{l_cpu:7.2f} {l_cpu / g_cpu:11.2f} {l_rss / 1024:7.0f} MiB   "
+              f"({l_out.decode().strip()} lines match)")
         kinds = ["re2", "re"] + (["none"] if args.all else [])
         try:
             import re2  # type: ignore[import-not-found]  # noqa: F401
@@ -230,12 +239,13 @@ def main() -> int:
         verdicts = {}
         for kind in kinds:
             env = dict(os.environ, FAILURE_ENCYCLOPEDIA_PREFILTER=kind)
-            s, rss, code, out = best([sys.executable, "-m", "generator", "diagnose", "--json",
-                                      str(log)], env)
+            s, cpu, rss, code, out = best([sys.executable, "-m", "generator", "diagnose",
+                                           "--json", str(log)], env)
             verdicts[kind] = out
             label = f"diagnose --json (prefilter {kind})"
-            print(f"{label:<34} {s:8.2f} {mb / s:8.1f} {s / g_s:12.2f} {rss / 1024:7.0f} MiB"
-                  f"   (exit {code}; {s / l_s:.2f}x the time of grep >= 6 ch)")
+            print(f"{label:<34} {s:8.2f} {mb / s:8.1f} {s / g_s:12.2f} {cpu:7.2f} "
+                  f"{cpu / g_cpu:11.2f} {rss / 1024:7.0f} MiB   (exit {code}; {s / l_s:.2f}x the "
+                  f"time, {cpu / l_cpu:.2f}x the CPU of grep >= 6 ch)")
         same = len(set(verdicts.values())) == 1
         print(f"\nverdicts identical across prefilters: {same}")
         return 0 if same else 1

@@ -285,10 +285,12 @@ def test_no_soft_join_across_a_break_another_rank_or_a_new_line(first, second):
 
 
 def test_no_soft_join_when_the_wrap_cuts_the_needle():
-    """The needle 'Watchdog caught' cut by the wrap: a reader that skips lines without a needle
+    """The signature's needle cut by the wrap: a reader that skips lines without a needle
     never sees this pair, so no engine joins it (the fast and the plain path agree)."""
-    head, tail = SOFT[0].split(" caught ", 1)
-    second = f"caught {tail} {SOFT[1]}"
+    (needle,) = {s["needle"] for s in DATA["signatures"] if s["needle"] in SOFT[0]}
+    first, last = needle.split(" ", 1)[0], needle.split(" ", 1)[1]
+    head, tail = SOFT[0].split(f"{first} {last}", 1)
+    head, second = f"{head}{first}", f"{last}{tail} {SOFT[1]}"
     assert diagnose_text(DATA, f"{head} {second}")["matches"]
     assert diagnose_text(DATA, f"{head}\n{second}")["matches"] == []
 

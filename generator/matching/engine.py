@@ -543,10 +543,10 @@ class Engine:
         """The prefilter's signature needles: a line that holds none of them (blank runs
         may be wider in the log than the needle's single spaces) matches no signature.
 
-        Each signature's needle is its longest literal run (``phrase``). Cleaning only
-        removes characters from the start and the end of a line, except ANSI codes, which
-        can join two halves of a needle, so ESC is one too. A reader feeds the lines holding
-        one, and every line within ``context_window`` lines before and after them (where the
+        Each signature's needle is its most distinctive run of literal words (``phrase``).
+        Cleaning only removes characters from the start and the end of a line, except ANSI
+        codes, which can join two halves of a needle, so ESC is one too. A reader feeds the
+        lines holding one, and every line within ``context_window`` lines before and after them (where the
         signature's context can be). Sorted, without duplicates.
         """
         found = {"\x1b", self.event_mark}  # an event's raw_error holds signatures too

@@ -28,15 +28,17 @@ picks one: ``re2``, ``re`` or ``none``):
   compiled to a DFA, searched over the raw chunk. It only decides which lines to look at,
   never what they mean, so a platform where it cannot be imported gets the same answers.
   Measured with bench/diagnose_throughput.py on 300 MB 8-rank logs, on the shared 2-core dev
-  machine under load (load average 3-6): 1.0-1.6 s on the --noisy log (a third of the lines
-  benign warnings, NCCL INFO, torch/distributed lines) and 1.0-2.2 s on the plain one,
-  peak RSS 53 MiB; that is 2.4-4.4x the time of ``LC_ALL=C grep -c -F -f <all literals>``
-  (whose one- and two-character literals match at the start of every line, so grep only
-  splits lines) and 0.5-1.0x the time of grep with the literals of six characters or more.
-  In-process, the scan itself runs at about 300 MB/s: the RE2 DFA about half of it,
-  counting lines and reading the rest.
+  machine under load: 1.0-1.6 s on the --noisy log (a third of the lines benign warnings,
+  NCCL INFO, torch/distributed lines; 1.34 s of CPU on 2026-12-03) and 1.0-2.2 s on the plain
+  one, peak RSS 53-59 MiB. That is 0.76-1.0x the time (0.82x the CPU) of ``LC_ALL=C grep -c
+  -F -f`` with the signatures' literals of six characters or more, and 2.4-5x the time of
+  grep with all literals (whose one- and two-character literals match at the start of every
+  line, so that grep only splits lines, at 0.4-1.1 GB/s). Of the 1.34 s of CPU, 0.25 s are
+  start-up (the matcher comes from ``datacache``; compiling the RE2 DFA is 0.08 s), the RE2
+  DFA over the raw text about 0.57 s, reading 0.1 s and counting lines 0.13 s.
 
-The needles are each signature's longest literal run (a space in it stands for any run of
+The needles are each signature's most distinctive run of literal words (``templates._phrase``:
+the most letters and digits in at most 24 characters; a space in it stands for any run of
 blanks), ESC and the torchelastic event mark; a line holding one is fed together with the
 ``window`` lines before and after it, where its context templates and its time can be
 (benign and context templates have no needles of their own). The lines before it come from

@@ -56,8 +56,9 @@ class Compiled:
     key: str  # a whole word every matching line contains as a word ("" when none is safe)
     keys: tuple[str, ...]  # every such word; the matcher data picks the rarest as the key
     literals: tuple[str, ...]  # every literal run, in order (for grep -F comparisons)
-    # the prefilter's needle: the longest literal run (its blank runs as one space, at most
-    # MAX_PHRASE characters of its words); a matching line holds it, blanks maybe wider
+    # the prefilter's needle: the run of whole words of one literal with the most letters and
+    # digits in MAX_PHRASE characters (blank runs as one space); a matching line holds it,
+    # its blanks maybe wider
     phrase: str = ""
 
 

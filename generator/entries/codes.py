@@ -41,6 +41,10 @@ CODES: tuple[Code, ...] = (
     Code("E008", "too large", "error",
          "The file exceeds the size, value-count or nesting limits that protect the build."),
     Code("E009", "unreadable file", "error", "The file could not be read."),
+    Code("E010", "comment cuts a value", "error",
+         "An unquoted value holds ` #` after an opening parenthesis or bracket that it never "
+         "closes: YAML read the rest of the line as a comment, so the page shows the value cut "
+         "short (`(see PR #1234)` becomes `(see PR`). Put the value in double quotes."),
     Code("E101", "missing field", "error",
          "A required field is missing. `python -m generator new` writes every required field."),
     Code("E102", "empty field", "error",

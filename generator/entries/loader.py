@@ -77,12 +77,36 @@ def _scalar(event: Any) -> Any:
     return value
 
 
+_OPENERS = {"(": ")", "[": "]"}
+
+
+def _unclosed(value: str) -> bool:
+    """Whether a bracket opened in ``value`` is never closed."""
+    return any(value.count(o) > value.count(c) for o, c in _OPENERS.items())
+
+
 class _Builder:
-    def __init__(self, doc: Document, events: Any) -> None:
+    def __init__(self, doc: Document, events: Any, lines: list[str]) -> None:
         self.doc = doc
         self.events = events
+        self.lines = lines
         self.nodes = 0
-        self.duplicates: list[Problem] = []
+        self.duplicates: list[Problem] = []  # problems found on the way that stop nothing
+
+    def cut_by_comment(self, event: Any) -> None:
+        """A plain scalar that a ' #' on its last line ended: YAML took the rest of the line
+        for a comment. Reported only when the value leaves a bracket open, i.e. it was cut
+        mid-phrase, not when an author wrote a real comment after a complete value."""
+        if event.style or not isinstance(event.value, str) or not _unclosed(event.value):
+            return
+        mark = event.end_mark
+        rest = self.lines[mark.line][mark.column:] if mark.line < len(self.lines) else ""
+        if rest.lstrip(" ").startswith("#"):
+            line, col = _pos(mark)
+            self.duplicates.append(Problem(
+                self.doc.path, line, col + len(rest) - len(rest.lstrip(" ")), "E010",
+                f"'{rest.strip()[:40]}' is read as a comment, so the value ends with "
+                f"'{event.value[-30:]}'; put the whole value in double quotes"))
 
     def next(self) -> Any:
         return self.events.get_event()
@@ -116,6 +140,7 @@ class _Builder:
         self.refuse_special(event)
         self.doc.values[path] = _pos(event.start_mark)
         if isinstance(event, yaml.ScalarEvent):
+            self.cut_by_comment(event)
             return _scalar(event)
         if isinstance(event, yaml.SequenceStartEvent):
             items: list[Any] = []
@@ -180,7 +205,7 @@ def parse_text(text: str, path: str) -> tuple[Document, list[Problem]]:
     if problems:
         return doc, problems
     parser = _Parser(text)
-    builder = _Builder(doc, parser)
+    builder = _Builder(doc, parser, text.split("\n"))
     try:
         ev = parser.get_event()  # StreamStart
         ev = parser.get_event()

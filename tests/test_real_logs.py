@@ -67,7 +67,7 @@ KNOWN_DEV_MISSES = {
         "source: no upstream file to cite) and corrected PCIe AER lines (not a fault alone)",
     # fourth batch (r209-r261), measured at 0be8a88
     "r209-nanogpt-nccl-async-error-ib-disable-fix.log":
-        "generic line: only torch 1.13's async-error-handling lines ('Some NCCL operations have "
+        "generic line: only the old-format async-error-handling lines ('Some NCCL operations have "
         "failed or timed out', wrapped mid-word), which name no cause; the label (an unusable IB "
         "path between the nodes) comes from the NCCL_IB_DISABLE=1 fix in the thread",
     "r251-verl-vllm-gloo-newgroup-connectfullmesh.log":

@@ -65,6 +65,20 @@ KNOWN_DEV_MISSES = {
     "r190-returnn-gpu-unknown-error-pcie-aer.log":
         "wording: nvidia-smi 'Unable to determine the device handle ... Unknown Error' (closed "
         "source: no upstream file to cite) and corrected PCIe AER lines (not a fault alone)",
+    # fourth batch (r209-r261), measured at 0be8a88
+    "r209-nanogpt-nccl-async-error-ib-disable-fix.log":
+        "generic line: only the old-format async-error-handling lines ('Some NCCL operations have "
+        "failed or timed out', wrapped mid-word), which name no cause; the label (an unusable IB "
+        "path between the nodes) comes from the NCCL_IB_DISABLE=1 fix in the thread",
+    "r251-verl-vllm-gloo-newgroup-connectfullmesh.log":
+        "log shape: cut mid-word ('RuntimeError: Gloo connectFullMesh fai'); the frames above "
+        "(new_group -> ProcessGroupGloo) are those of any gloo group creation",
+    "r259-trl-grpo-server-mode-404-get-world-size.log":
+        "wording: TRL VLLMClient.init_communicator's 'Exception: Request failed: 404, "
+        "{\"detail\":\"Not Found\"}' (a server that is not trl vllm-serve) has no signature",
+    "r260-horovod-pytorch-stall-ready-ranks-list.log":
+        "log shape: starts inside Horovod's stall list ('allreduce.X [ready ranks: ...]' per "
+        "line); the stall warning sentence itself is above the excerpt",
 }
 
 

@@ -73,9 +73,6 @@ KNOWN_DEV_MISSES = {
     "r251-verl-vllm-gloo-newgroup-connectfullmesh.log":
         "log shape: cut mid-word ('RuntimeError: Gloo connectFullMesh fai'); the frames above "
         "(new_group -> ProcessGroupGloo) are those of any gloo group creation",
-    "r259-trl-grpo-server-mode-404-get-world-size.log":
-        "wording: TRL VLLMClient.init_communicator's 'Exception: Request failed: 404, "
-        "{\"detail\":\"Not Found\"}' (a server that is not trl vllm-serve) has no signature",
     "r260-horovod-pytorch-stall-ready-ranks-list.log":
         "log shape: starts inside Horovod's stall list ('allreduce.X [ready ranks: ...]' per "
         "line); the stall warning sentence itself is above the excerpt",

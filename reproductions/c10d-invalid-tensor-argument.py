@@ -14,7 +14,7 @@ import torch.distributed as dist
 def main():
     dist.init_process_group("gloo")
     total_loss = 0.0
-    for step in range(3):
+    for _step in range(3):
         loss = torch.rand(())
         total_loss += loss.item()  # a Python float from here on
     # fix: total_loss = torch.tensor(total_loss); dist.all_reduce(total_loss)

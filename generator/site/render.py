@@ -82,6 +82,20 @@ def _signature_rows(site: Site) -> list[dict[str, Any]]:
     return sorted(rows, key=lambda r: (r["template"].lower(), r["id"]))
 
 
+def _signature_sections(rows: list[dict[str, Any]]) -> list[tuple[str, list[dict[str, Any]]]]:
+    """The alphabetical rows under one heading per first letter ('0-9 and symbols' first).
+
+    One section per letter keeps each search item of the page small: site search indexes a
+    page section by section, and Zensical refuses a section text over 128 KiB (the single
+    table of 761 strings was 145 KB)."""
+    sections: dict[str, list[dict[str, Any]]] = {}
+    for r in rows:
+        first = next((ch for ch in r["template"] if ch.isalnum()), "")
+        head = first.upper() if first.isalpha() and first.isascii() else "0-9 and symbols"
+        sections.setdefault(head, []).append(r)
+    return sorted(sections.items(), key=lambda kv: (len(kv[0]) == 1, kv[0]))
+
+
 class Pages:
     """Renders each generated page from its template, every page on every build
     (pagecache.PageCache, for long-running processes, renders only what changed)."""
@@ -146,7 +160,8 @@ def plan(catalog: Catalog, project: Project, edit_base: str,
              group=site.components[comp_id], members=members)
     yield page("browse/index.md", "browse.md.j2")
     yield page("browse/tags.md", "tags.md.j2")
-    yield page("browse/signatures.md", "signatures.md.j2", rows=_signature_rows(site))
+    yield page("browse/signatures.md", "signatures.md.j2",
+               sections=_signature_sections(_signature_rows(site)))
     yield page("browse/checker-codes.md", "codes.md.j2", codes=CODES, holes=holes_help())
     yield page("browse/coverage.md", "coverage.md.j2")
     yield page("index.md", "home.md.j2")

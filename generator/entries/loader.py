@@ -91,7 +91,7 @@ class _Builder:
         self.events = events
         self.lines = lines
         self.nodes = 0
-        self.duplicates: list[Problem] = []  # problems found on the way that stop nothing
+        self.noted: list[Problem] = []  # problems found on the way that stop nothing
 
     def cut_by_comment(self, event: Any) -> None:
         """A plain scalar that a ' #' on its last line ended: YAML took the rest of the line
@@ -103,7 +103,7 @@ class _Builder:
         rest = self.lines[mark.line][mark.column:] if mark.line < len(self.lines) else ""
         if rest.lstrip(" ").startswith("#"):
             line, col = _pos(mark)
-            self.duplicates.append(Problem(
+            self.noted.append(Problem(
                 self.doc.path, line, col + len(rest) - len(rest.lstrip(" ")), "E010",
                 f"'{rest.strip()[:40]}' is read as a comment, so the value ends with "
                 f"'{event.value[-30:]}'; put the whole value in double quotes"))
@@ -163,7 +163,7 @@ class _Builder:
                 vev = self.next()
                 if key in mapping:
                     first = self.doc.keys[path + (key,)]
-                    self.duplicates.append(Problem(
+                    self.noted.append(Problem(
                         self.doc.path, kpos[0], kpos[1], "E003",
                         f"duplicate key '{key}' (first defined at line {first[0]}); "
                         "keep one of them",
@@ -222,14 +222,14 @@ def parse_text(text: str, path: str) -> tuple[Document, list[Problem]]:
                                  "a second YAML document; an entry file holds one document")]
     except _Refused as exc:
         code, message, line, col = exc.problem
-        return doc, builder.duplicates + [Problem(path, line, col, code, message)]
+        return doc, builder.noted + [Problem(path, line, col, code, message)]
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line, col = (_pos(mark) if mark else (1, 1))
         what = (exc.problem or "invalid YAML").strip()
         if exc.context:
             what = f"{exc.context.strip()}: {what}"
-        return doc, builder.duplicates + [Problem(path, line, col, "E002",
+        return doc, builder.noted + [Problem(path, line, col, "E002",
                                                   f"YAML syntax error: {what}")]
     except yaml.YAMLError as exc:  # reader errors (control characters) and the like
         return doc, [Problem(path, 1, 1, "E002", f"YAML error: {exc}")]
@@ -237,11 +237,11 @@ def parse_text(text: str, path: str) -> tuple[Document, list[Problem]]:
         parser.dispose()
     if doc.data is not None and not isinstance(doc.data, dict):
         kind = "a list" if isinstance(doc.data, list) else "a single value"
-        return doc, builder.duplicates + [Problem(path, 1, 1, "E007",
+        return doc, builder.noted + [Problem(path, 1, 1, "E007",
                                                   f"expected a mapping of fields, got {kind}")]
     if doc.data is None:
         return doc, [Problem(path, 1, 1, "E007", "the file holds no fields")]
-    return doc, builder.duplicates
+    return doc, builder.noted
 
 
 def load_file(file: Path, display: str | None = None) -> tuple[Document, list[Problem]]:

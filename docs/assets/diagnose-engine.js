@@ -966,6 +966,10 @@
   };
   var BLANKS = "[ \\t]+";
   var MAX_PREFIX_ATOMS = 120;  // atoms of a signature that a cut line is matched against
+  // prefix patterns kept compiled at once: V8 keeps each one's native code, and a session of
+  // searches (or the 213-line bench) compiling thousands of them ran out of heap (761
+  // signatures, up to 8 starts each); the least recently used ones are dropped
+  var MAX_COMPILED_PREFIXES = 256;
   var PARTIAL_HOLE = "[^ \\t]+(?: [^ \\t]*)?(?=[ \\t]*$)";  // the start of a hole's text, at the end
   // a cut marker at the end of a pasted line: "...", "…", "[...]", "(truncated)"
   var CUT_MARK = /(?:[ \t]*(?:\.{2,}|…|\[\.\.\.\]|\[…\]|\(truncated\)))+[ \t]*$/;
@@ -1027,6 +1031,7 @@
     var self = this;
     this.items = [];
     this.literal = new Map();  // "entry#index" -> literal characters of the signature
+    this.compiled = new Map();  // item -> its prefix pattern, least recently used first
     this.full = new Map();  // "entry#index" -> its full pattern, compiled when needed
     data.signatures.forEach(function (s) {
       var atoms = atomsOf(s.pattern, holes);
@@ -1051,11 +1056,26 @@
         var first = "";  // the literal text up to its first blank: a line must hold it
         for (var k = 0; k < rest.length && rest[k].lit; k++) first += rest[k].src.replace(/^\\/, "");
         if (total < SEARCH.min_literal || first.length < 3) return;
-        self.items.push({ sig: s, start: start, lits: lits, first: first, regex: null, rest: rest,
+        self.items.push({ sig: s, start: start, lits: lits, first: first, rest: rest,
                           holes: holesIn });
       });
     });
   }
+
+  /* The prefix pattern of a search item, from a bounded cache (MAX_COMPILED_PREFIXES). */
+  Searcher.prototype.prefixRegex = function (item) {
+    var regex = this.compiled.get(item);
+    if (regex) {
+      this.compiled.delete(item);  // re-inserted below: now the most recently used
+    } else {
+      regex = prefixPattern(item.rest);
+      if (this.compiled.size >= MAX_COMPILED_PREFIXES) {
+        this.compiled.delete(this.compiled.keys().next().value);
+      }
+    }
+    this.compiled.set(item, regex);
+    return regex;
+  };
 
   /* The prefix hits of one line: [{entry, literal, at, start, sig}], one per entry. */
   Searcher.prototype.prefixes = function (line) {
@@ -1063,8 +1083,7 @@
     for (var k = 0; k < this.items.length; k++) {
       var item = this.items[k];
       if (line.indexOf(item.first.slice(0, Math.min(item.first.length, 8))) < 0) continue;
-      if (!item.regex) item.regex = prefixPattern(item.rest);
-      var m = item.regex.exec(line);
+      var m = this.prefixRegex(item).exec(line);
       if (!m) continue;
       var depth = 0;
       for (var g = m.length - 1; g >= 1; g--) if (m[g] !== undefined) { depth = g; break; }

@@ -18,7 +18,6 @@ from ..project import Project
 from ..site.render import RenderError
 from . import reports
 from .diagnose_command import replace_unencodable as _replace_unencodable
-from .diagnose_command import run_diagnose
 
 
 def _err(message: str) -> None:
@@ -196,7 +195,6 @@ def run_new(root: Path, args: argparse.Namespace) -> int:
 __all__ = [
     "run_build",
     "run_check",
-    "run_diagnose",
     "run_explain",
     "run_new",
     "run_provenance",

@@ -30,7 +30,6 @@ from ..provenance import artifacts as artifact_list
 from ..provenance import matrix as mx
 from ..provenance.cache import Cache, default_dir
 from ..provenance.fetch import FetchError, fetch_and_extract
-from .provenance_args import add_arguments  # noqa: F401 (the parser's arguments live there)
 
 
 def _err(message: str) -> None:

@@ -284,6 +284,25 @@ def test_prefilter_needles_are_minimal_and_cover_every_signature():
     assert all(any(k in n.encode() for k in kept) for n in needles)
 
 
+def test_minimal_needles_equal_the_pairwise_definition():
+    """_minimal looks needles up by their substrings; it must keep exactly the needles that
+    contain no other needle (the pairwise definition), whatever the overlaps."""
+    def pairwise(needles: list[bytes]) -> list[bytes]:
+        keep: list[bytes] = []
+        for n in sorted(set(needles), key=lambda b: (len(b), b)):
+            if n and not any(k in n for k in keep):
+                keep.append(n)
+        return sorted(keep)
+
+    rng = random.Random(5)
+    for _ in range(2000):
+        needles = [bytes(rng.choice(b"ab c") for _ in range(rng.randrange(7)))
+                   for _ in range(rng.randrange(12))]
+        assert logread._minimal(needles) == pairwise(needles), needles
+    real = [n.encode() for n in engine_mod.Engine(DATA).needles()]
+    assert logread._minimal(real) == pairwise(real)
+
+
 @pytest.mark.parametrize("kind", PREFILTERS)
 def test_context_far_from_any_needle_is_read_around_the_hit(kind):
     """The context of a signature holds no needle; the fast path reads the window around

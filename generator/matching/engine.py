@@ -320,7 +320,8 @@ class Engine:
                                   bool(s.get("weak")), bool(s.get("generic"))))
         # a line that holds a needle (blank runs as any blanks) is fed with its neighbours by
         # every reader, so a message soft-wrapped over it and the next line can be joined
-        self.needle_gate = re.compile("|".join(
+        # compiled on first use (a soft-wrapped match): it is one alternation of every needle
+        self.needle_gate = _Lazy("|".join(
             "[ \t]+".join(re.escape(part) for part in n.split(" ")) for n in self.needles() if n))
         self.wrap = 0
         self.reset()
@@ -478,7 +479,7 @@ class Engine:
             if span is None or span[0] >= len(first) or span[1] <= len(first) + 1:
                 continue
             if gate is None:
-                gate = bool(self.needle_gate.search(first_raw) or self.needle_gate.search(raw))
+                gate = self.needle_gate.search(first_raw) or self.needle_gate.search(raw)
             if not gate:
                 return
             if sig.context:

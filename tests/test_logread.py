@@ -3,6 +3,7 @@ the prefilter fast path giving exactly the verdict of feeding every line."""
 
 from __future__ import annotations
 
+import dataclasses
 import gzip
 import io
 import random
@@ -111,6 +112,65 @@ def test_random_logs_fast_path_equals_feeding_every_line():
         ref = reference_verdict(data, cap)
         for kind in ("re", "none"):
             assert verdict_of(data, kind, chunk=chunk, cap=cap) == ref
+
+
+def test_threaded_re2_search_feeds_the_lines_one_search_feeds(monkeypatch):
+    """A big buffer is searched in segments, in threads; the lines fed (with their windows)
+    and the verdict are those of one sequential search. PARALLEL_MIN is lowered so that
+    small logs and tiny chunks take the threaded path, segment cuts included."""
+    pytest.importorskip("re2", reason="google-re2 not installed (optional accelerator)")
+    monkeypatch.setattr(logread, "PARALLEL_MIN", 1)
+    eng = engine_mod.Engine(DATA)
+    one = logread.for_engine(eng, "re2")
+    assert one.threads >= 1
+    rng = random.Random(11)
+    pieces = [OOM, WATCHDOG, CHILD, "plain line", "", "\x1b[1m", "Watchdog", "noise\n" * 45,
+              '  File "x.py", line 3, in _pre_forward_unshard', "ERROR: y", "noise\n" * 15,
+              "[2026-06-30 12:00:30,229] INFO step", "x" * 300, "noise\n" * 200, "noise\n" * 90]
+    threaded_searches = 0
+    for _ in range(40):
+        parts = [rng.choice(pieces) + rng.choice(["\n", "", " "]) for _ in range(rng.randrange(1, 120))]
+        data = "".join(parts).encode()
+        chunk = rng.choice([64, 700, 4096, logread.CHUNK])
+        cap = 48 if chunk < 100 else logread.LINE_CAP_BYTES
+        fed: dict[int, list[tuple[int, str]]] = {}
+        for threads in (1, 2, 3, 5):
+            pre = dataclasses.replace(one, threads=threads)
+            sink: list[tuple[int, str]] = []
+            fed[threads] = sink
+            n = logread.scan(io.BytesIO(data), lambda i, t, out=sink: out.append((i, t)),
+                             pre, chunk=chunk, line_cap=cap)
+            assert n == len(reference_lines(data, cap))
+        assert fed[2] == fed[1] and fed[3] == fed[1] and fed[5] == fed[1]
+        for threads in (1, 3):
+            v = engine_mod.Engine(DATA)
+            n = logread.scan(io.BytesIO(data), v.feed, dataclasses.replace(one, threads=threads),
+                             chunk=chunk, line_cap=cap)
+            v.skip_to(n)
+            assert v.verdict() == reference_verdict(data, cap)
+        threaded_searches += data.count(b"\n") > 3
+    assert threaded_searches > 20
+
+
+def test_threaded_search_is_used_for_big_buffers_only(monkeypatch):
+    pytest.importorskip("re2", reason="google-re2 not installed (optional accelerator)")
+    pre = dataclasses.replace(logread.for_engine(engine_mod.Engine(DATA), "re2"), threads=3)
+    calls = []
+    real = logread._Feeder._search_in_threads
+
+    def spy(self, buf, end):
+        calls.append(end)
+        return real(self, buf, end)
+
+    monkeypatch.setattr(logread._Feeder, "_search_in_threads", spy)
+    small = (OOM + "\n") * 10
+    logread.scan(io.BytesIO(small.encode()), lambda i, t: None, pre)
+    assert calls == []
+    big = ("noise line\n" * 600000 + OOM + "\n").encode()  # 6.6 MB: over PARALLEL_MIN
+    fed: list[tuple[int, str]] = []
+    logread.scan(io.BytesIO(big), lambda i, t: fed.append((i, t)), pre)
+    assert calls and calls[0] >= logread.PARALLEL_MIN
+    assert (600001, OOM) in fed
 
 
 def test_line_longer_than_the_buffer_is_skipped_through_and_its_head_kept():

@@ -27,15 +27,19 @@ picks one: ``re2``, ``re`` or ``none``):
 - ``re2``: google-re2 (a dependency of the package), one alternation of all needles
   compiled to a DFA, searched over the raw chunk. It only decides which lines to look at,
   never what they mean, so a platform where it cannot be imported gets the same answers.
-  Measured with bench/diagnose_throughput.py on 300 MB 8-rank logs, on the shared 2-core dev
-  machine under load: 1.0-1.6 s on the --noisy log (a third of the lines benign warnings,
-  NCCL INFO, torch/distributed lines; 1.34 s of CPU on 2026-12-03) and 1.0-2.2 s on the plain
-  one, peak RSS 53-59 MiB. That is 0.76-1.0x the time (0.82x the CPU) of ``LC_ALL=C grep -c
-  -F -f`` with the signatures' literals of six characters or more, and 2.4-5x the time of
-  grep with all literals (whose one- and two-character literals match at the start of every
-  line, so that grep only splits lines, at 0.4-1.1 GB/s). Of the 1.34 s of CPU, 0.25 s are
-  start-up (the matcher comes from ``datacache``; compiling the RE2 DFA is 0.08 s), the RE2
-  DFA over the raw text about 0.57 s, reading 0.1 s and counting lines 0.13 s.
+  A buffer of ``PARALLEL_MIN`` bytes or more is cut at LFs into one segment per usable CPU
+  (at most ``MAX_THREADS``), searched in threads (RE2 releases the GIL; each thread also
+  counts its segment's lines while the others search); the lines fed are those of one
+  sequential search (tests/test_logread.py compares them).
+  Measured with bench/diagnose_throughput.py on the 300 MB --noisy 8-rank log (a third of
+  the lines benign warnings, NCCL INFO, torch/distributed lines) on the 2-core dev machine,
+  2026-12-03: 0.74-0.78 s (0.95 s of CPU), peak RSS 48 MiB; one thread: 0.94 s. That is
+  about 0.5x the time of ``LC_ALL=C grep -c -F -f`` with the signatures' literals of six
+  characters or more, and 2.8x the time of grep with all literals (0.27 s; its one- and
+  two-character literals match at the start of every line, so that grep only splits lines,
+  at 1.1 GB/s). Of the CPU, about 0.16 s is start-up (the matcher comes from ``datacache``;
+  compiling the RE2 DFA is 0.02 s), 0.55 s the RE2 DFA, 0.13 s counting lines, 0.05 s
+  reading.
 
 The needles are each signature's most distinctive run of literal words (``templates._phrase``:
 the most letters and digits in at most 24 characters; a space in it stands for any run of
@@ -52,6 +56,7 @@ line is fed alone.
 
 from __future__ import annotations
 
+import bisect
 import codecs
 import contextlib
 import gzip
@@ -62,6 +67,7 @@ import stat
 import sys
 import zlib
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import IO, Any
 
@@ -77,6 +83,10 @@ BOM = "\ufeff"
 UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
 UTF16_SNIFF = 64  # bytes after the byte-order mark looked at to tell UTF-16 (see is_utf16)
 PREFILTER_ENV = "FAILURE_ENCYCLOPEDIA_PREFILTER"
+# A buffer of at least this many bytes is searched by the re2 prefilter in as many segments
+# as threads (RE2 releases the GIL while it searches); smaller ones in one call.
+PARALLEL_MIN = 4 << 20
+MAX_THREADS = 8
 
 Finder = Callable[[Any, int, int], int]  # (buffer, start, end) -> position of a needle or -1
 
@@ -258,6 +268,8 @@ class Prefilter:
     # whether buf[start:end] (one line) holds a signature needle; None when window is 0
     signal: Callable[[Any, int, int], bool] | None = None
     window: int = 0  # lines fed before and after a line that holds a signature needle
+    # threads that may call ``find`` at once on one buffer (re2 releases the GIL; re does not)
+    threads: int = 1
 
 
 def _minimal(needles: list[bytes]) -> list[bytes]:
@@ -340,12 +352,13 @@ def _re_search(needles: list[bytes]) -> Finder:
 
 
 def make_prefilter(needles: list[str], kind: str | None = None, line_needles: list[str] = (),  # type: ignore[assignment]
-                   window: int = 0) -> Prefilter:
+                   window: int = 0, threads: int | None = None) -> Prefilter:
     """The fastest prefilter available (or the one named in ``kind`` / the environment).
 
     ``needles``: signature needles (a space stands for any run of blanks); a line holding
     one is fed with the ``window`` lines before and after it. ``line_needles``: lines
-    holding one are fed alone. See ``for_engine``."""
+    holding one are fed alone. ``threads``: how many threads search a big buffer with re2
+    (default: the CPUs this process may use, at most ``MAX_THREADS``). See ``for_engine``."""
     kind = kind or os.environ.get(PREFILTER_ENV) or "auto"
     every = list(needles) + list(line_needles)
     if kind == "none" or any("\ufffd" in n or "\n" in n for n in every):
@@ -358,11 +371,20 @@ def make_prefilter(needles: list[str], kind: str | None = None, line_needles: li
         finder = _re2_search(raw)
         if finder is not None:
             signal = _re2_search(sig) if sig else None
-            return Prefilter("re2", finder, _as_signal(signal), window if sig else 0)
+            return Prefilter("re2", finder, _as_signal(signal), window if sig else 0,
+                             max(1, threads if threads is not None else _usable_cpus()))
         if kind == "re2":
             raise LogError("the re2 prefilter was asked for, but google-re2 is not installed")
     return Prefilter("re", _re_search(raw), _as_signal(_re_search(sig) if sig else None),
                      window if sig else 0)
+
+
+def _usable_cpus() -> int:
+    try:
+        count = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):  # not on Linux
+        count = os.cpu_count() or 1
+    return min(count, MAX_THREADS)
 
 
 def _as_signal(find: Finder | None) -> Callable[[Any, int, int], bool] | None:
@@ -402,6 +424,38 @@ def _head(buf: bytearray, filled: int, eof: bool, count: int, cap: int) -> list[
 TAIL_BYTES = 8 << 20  # bytes of look-back lines kept across a buffer refill
 
 
+@dataclass
+class _Searched:
+    """The needle lines of a buffer, found before it is fed (see _Feeder._search_in_threads)."""
+    hits: list[int]  # per line that holds a needle, the position ``find`` gives from its start
+    lines_before: list[int]  # per hit, the LFs in the buffer before its line
+    lines: int  # the LFs in the whole buffer
+
+
+def _line_hits(find: Finder, buf: bytearray, start: int, end: int) -> _Searched:
+    """The needle lines of buf[start:end] (start at a line start, end just after an LF):
+    for each line that holds a needle, the position ``find`` gives when called from that
+    line's start (what a sequential reader gets, whatever lines it skips) and the LFs
+    before that line; the LFs are counted here, in the thread, while others search."""
+    hits: list[int] = []
+    before: list[int] = []
+    pos = start
+    lfs = 0  # LFs in buf[start:pos]
+    while pos < end:
+        hit = find(buf, pos, end)
+        if hit < 0:
+            break
+        line_start = buf.rfind(b"\n", pos, hit) + 1 or pos
+        lfs += buf.count(b"\n", pos, line_start)
+        hits.append(hit)
+        before.append(lfs)
+        pos = buf.find(b"\n", hit, end) + 1
+        lfs += 1
+    if pos < end:
+        lfs += buf.count(b"\n", pos, end)
+    return _Searched(hits, before, lfs)
+
+
 class _Feeder:
     """Feeds the lines a prefilter selects, with the look-back and look-ahead window.
 
@@ -423,6 +477,34 @@ class _Feeder:
         self.alone: set[int] = set()  # lines after `done` fed by a line needle
         self.until = 0  # every line up to this one is fed
         self.tail: list[tuple[int, bytes]] = []  # (line, bytes) of lines before the buffer
+        self.threads = prefilter.threads
+        self.pool: ThreadPoolExecutor | None = None  # started for the first big buffer
+
+    def close(self) -> None:
+        if self.pool is not None:
+            self.pool.shutdown()
+            self.pool = None
+
+    def _search_in_threads(self, buf: bytearray, end: int) -> _Searched:
+        """The needle lines of buf[:end], searched in segments (each ends just after an LF),
+        one thread each: RE2 releases the GIL while it searches."""
+        assert self.find is not None
+        find = self.find
+        bounds = [0]
+        for i in range(1, self.threads):
+            cut = buf.find(b"\n", end * i // self.threads, end) + 1
+            if bounds[-1] < cut < end:
+                bounds.append(cut)
+        bounds.append(end)
+        if self.pool is None:
+            self.pool = ThreadPoolExecutor(self.threads, thread_name_prefix="prefilter")
+        whole = _Searched([], [], 0)
+        for part in self.pool.map(lambda span: _line_hits(find, buf, *span),
+                                  zip(bounds, bounds[1:], strict=False)):
+            whole.hits += part.hits
+            whole.lines_before += [whole.lines + k for k in part.lines_before]
+            whole.lines += part.lines
+        return whole
 
     def _feed(self, n: int, data: Any) -> None:
         self.feed(self.offset + n, _decode(data, n == 1, self.cap))
@@ -472,6 +554,9 @@ class _Feeder:
         buffer's first line being lineno + 1; return the lines completed."""
         base = lineno + 1
         find, signal = self.find, self.signal
+        searched = None
+        if find is not None and self.threads > 1 and end >= PARALLEL_MIN:
+            searched = self._search_in_threads(buf, end)
         pos = 0
         n = lineno  # lines completed before pos
         while pos < end:
@@ -481,18 +566,28 @@ class _Feeder:
                 self.hit(n, buf, base, pos, nl, signal is not None and signal(buf, pos, nl))
                 pos = nl + 1
                 continue
-            hit = find(buf, pos, end) if find is not None else pos
-            if hit < 0:
-                break
-            line_start = buf.rfind(b"\n", pos, hit) + 1 or pos
-            if line_start > pos:
-                n += buf.count(b"\n", pos, line_start)
+            if searched is not None:  # the next needle line, and the lines before it
+                i = bisect.bisect_left(searched.hits, pos)
+                if i == len(searched.hits):
+                    break
+                hit = searched.hits[i]
+                line_start = buf.rfind(b"\n", pos, hit) + 1 or pos
+                n = lineno + searched.lines_before[i]
+            else:
+                hit = find(buf, pos, end) if find is not None else pos
+                if hit < 0:
+                    break
+                line_start = buf.rfind(b"\n", pos, hit) + 1 or pos
+                if line_start > pos:
+                    n += buf.count(b"\n", pos, line_start)
             line_end = buf.find(b"\n", hit, end)
             n += 1
             self.hit(n, buf, base, line_start, line_end,
                      signal is not None and signal(buf, line_start, line_end))
             pos = line_end + 1
-        if pos < end:
+        if searched is not None:
+            n = lineno + searched.lines
+        elif pos < end:
             n += buf.count(b"\n", pos, end)
         if self.window:
             self._keep_tail(buf, end, n)
@@ -606,6 +701,7 @@ def scan(stream: IO[bytes], feed: Callable[[int, str], None], prefilter: Prefilt
             filled = rest
     finally:
         view.release()
+        feeder.close()
     return lineno  # pragma: no cover - the loop returns at EOF
 
 

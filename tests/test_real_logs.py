@@ -76,19 +76,6 @@ KNOWN_DEV_MISSES = {
     "r260-horovod-pytorch-stall-ready-ranks-list.log":
         "log shape: starts inside Horovod's stall list ('allreduce.X [ready ranks: ...]' per "
         "line); the stall warning sentence itself is above the excerpt",
-    # fifth batch, second half (r312-r356), measured at 633cadd
-    "r352-lmops-minillm-qwen2-kv-heads-2-not-divisible-by-4.log":
-        "generic line: a Megatron-style mpu's bare 'AssertionError: 2 is not divisible by 4' "
-        "(ensure_divisibility) names no framework; the engine reads it as vLLM's TP-heads check "
-        "although the frames are MiniLLM's own transformers fork",
-    "r353-colossalai-gpt2-tp8-96-not-divisible-by-64.log":
-        "generic line: ColossalAI's divide() 'AssertionError: 96 is not divisible by 64' under "
-        "titans' attention frames; read as vLLM's TP-heads check (same bare wording)",
-    "r355-qwenvl-zero3-interleaved-ds-status-not-available.log":
-        "log shape: several ranks' ds_status AVAILABLE asserts interleaved on one line; the "
-        "ds_summary dict that follows shows a zero-size param (numel 0, shape (0,)), so the "
-        "engine ranks deepspeed-zero3-empty-param first and the labelled coordinator entry "
-        "second (the thread gives no diagnosis; the label may be the one at fault)",
 }
 
 

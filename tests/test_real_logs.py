@@ -76,6 +76,21 @@ KNOWN_DEV_MISSES = {
     "r260-horovod-pytorch-stall-ready-ranks-list.log":
         "log shape: starts inside Horovod's stall list ('allreduce.X [ready ranks: ...]' per "
         "line); the stall warning sentence itself is above the excerpt",
+    # fifth batch, first half (r262-r301), measured at 6e86d0d
+    "r277-nccl-m40-allreduce-test-stall-quoted.log":
+        "no failure text: an NCCL 1.x all_reduce test's device list and table header, then "
+        "nothing (a hang); the label (PCIe ACS blocking peer-to-peer) comes from the thread's fix",
+    "r282-horovod-wsl2-nccl-pci-real-path.log":
+        "wording: NCCL 2.9 'graph/xml.cc ... Could not find real path of /sys/class/pci_bus/...' "
+        "then bare '-> 2' return codes; no line names the system error (the label comes from "
+        "the thread: WSL2 exposes no real PCI tree)",
+    "r287-lightning-ddp-boringmodel-hang-p2p-driver.log":
+        "no failure text: Lightning's accelerator banner and a tensorboardX notice before a hang; "
+        "the label (broken GPU peer-to-peer, fixed by NCCL_P2P_DISABLE=1) comes from the thread",
+    "r295-horovod-roce-ibv-create-qp-failed-wrapped.log":
+        "generic line: 'Call to ibv_create_qp failed' is read as an IB verbs resource failure "
+        "(nccl-ib-memory-registration-failed ranks first); the labelled unhandled system error "
+        "is only in the issue title, not in the excerpt",
 }
 
 

@@ -80,10 +80,6 @@ KNOWN_DEV_MISSES = {
     "r277-nccl-m40-allreduce-test-stall-quoted.log":
         "no failure text: an NCCL 1.x all_reduce test's device list and table header, then "
         "nothing (a hang); the label (PCIe ACS blocking peer-to-peer) comes from the thread's fix",
-    "r282-horovod-wsl2-nccl-pci-real-path.log":
-        "wording: NCCL 2.9 'graph/xml.cc ... Could not find real path of /sys/class/pci_bus/...' "
-        "then bare '-> 2' return codes; no line names the system error (the label comes from "
-        "the thread: WSL2 exposes no real PCI tree)",
     "r287-lightning-ddp-boringmodel-hang-p2p-driver.log":
         "no failure text: Lightning's accelerator banner and a tensorboardX notice before a hang; "
         "the label (broken GPU peer-to-peer, fixed by NCCL_P2P_DISABLE=1) comes from the thread",

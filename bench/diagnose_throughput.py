@@ -32,6 +32,7 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 from generator.entries.catalog import load_catalog
+from generator.matching import logread
 from generator.matching.templates import TemplateError, compile_template
 from generator.project import Project
 
@@ -221,7 +222,8 @@ def main() -> int:
         l_s, l_cpu, l_rss, _, l_out = best(["grep", "-c", "-F", "-f", str(long_file), str(log)],
                                            env_c)
         print(f"\nlog: {mb:.0f} MiB; {len(literals)} literal parts for grep, "
-              f"{sum(1 for x in literals if len(x) >= 6)} of them >= 6 characters")
+              f"{sum(1 for x in literals if len(x) >= 6)} of them >= 6 characters; the re2 "
+              f"prefilter searches in {logread._usable_cpus()} thread(s)")
         print(f"{'method':<34} {'seconds':>8} {'MiB/s':>8} {'x grep time':>12} {'CPU s':>7} "
               f"{'x grep CPU':>11} {'peak RSS':>10}")
         print(f"{'grep -c -F -f <all literals>':<34} {g_s:8.2f} {mb / g_s:8.1f} {1:12.2f} "

@@ -87,6 +87,19 @@ KNOWN_DEV_MISSES = {
         "generic line: 'Call to ibv_create_qp failed' is read as an IB verbs resource failure "
         "(nccl-ib-memory-registration-failed ranks first); the labelled unhandled system error "
         "is only in the issue title, not in the excerpt",
+    # sixth batch (r357-r398), measured at 1535db4
+    "r367-vlmerging-lightning-spawn-address-in-use.log":
+        "wrapper-only: Lightning ddp_spawn's 'Process 0 terminated' traceback stops in "
+        "strategy.setup_environment; 'RuntimeError: Address already in use' is only in the issue "
+        "title, so mp-spawn-process-failed (a wrapper) comes first",
+    "r377-alpaca-interleaved-ranks-processgroupnccl-no-gpus.log":
+        "log shape: several ranks' tracebacks interleaved mid-line ('RuntimeErrorbackend_class = "
+        "ProcessGroupNCCL(...)backend_class'); the message 'ProcessGroupNCCL is only supported "
+        "with GPUs, no GPUs found!' is cut off and only in the issue title",
+    "r393-fluxgym-windows-info-prefixed-launcher-libuv.log":
+        "log shape: every line carries the app's '[time] [INFO]' prefix and the excerpt stops in "
+        "accelerate's multi_gpu_launcher frames; 'use_libuv was requested but PyTorch was build "
+        "without libuv support' is only in the issue title",
 }
 
 

@@ -146,6 +146,32 @@ def test_diagnose_page_paste_gives_pythons_verdict(site, page):
     assert link == site["base"] + "failures/cuda-oom/"
 
 
+def test_diagnose_page_without_an_error_line_says_what_to_collect(site, page):
+    """No match and no error line like an entry (the launcher's output only, or a hang): the
+    page says what to collect for a crash and for a hang, linking the entries it names; with
+    suggestions it shows those instead."""
+    page.goto(site["base"] + "diagnose/")
+    hang = ("node1:311:311 [0] NCCL INFO Bootstrap : Using eth0:10.0.0.1<0>\n"
+            "node1:311:311 [0] NCCL INFO cudaDriverVersion 12020\n"
+            "[rank0]: step 100 loss 2.0031\n")
+    page.fill("#fe-diagnose textarea", hang)
+    page.click("#fe-diagnose .fe-run")
+    v = verdict_json(page)
+    assert v["matches"] == [] and v["suggestions"] == []
+    text = page.inner_text("#fe-diagnose .fe-none")
+    assert "If the job crashed, its error is not in this log" in text
+    assert "If the job hung" in text and "py-spy dump --pid PID" in text
+    links = page.eval_on_selector_all("#fe-diagnose .fe-hint-hang a", "els => els.map(e => e.href)")
+    assert links == [site["base"] + "failures/nccl-watchdog-timeout/",
+                     site["base"] + "failures/ddp-rank-stuck/"]
+    unknown = ("[rank0]: RuntimeError: the ZeRO-3 partitioned parameter coordinator found "
+               "inflight parameters after the step\n")  # words of an entry, no signature
+    page.fill("#fe-diagnose textarea", unknown)
+    page.click("#fe-diagnose .fe-run")
+    page.wait_for_selector("#fe-diagnose .fe-suggestion", timeout=60000)
+    assert page.query_selector("#fe-diagnose .fe-hint-hang") is None
+
+
 def test_diagnose_page_large_file_and_gzip(site, page):
     tmp = site["tmp"]
     big = tmp / "big-train.log"

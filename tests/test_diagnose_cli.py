@@ -67,6 +67,10 @@ def test_nothing_recognised_exits_1(project, capsys):
     assert run("diagnose", log) == 1
     out = capsys.readouterr().out
     assert "No known failure recognised" in out and "Read 2 lines" in out
+    # no error line at all: the log is the launcher's only, or the job hung
+    assert "If the job crashed, its error is not in this log" in out
+    assert "If the job hung" in out and "py-spy dump --pid PID" in out
+    assert "explain nccl-watchdog-timeout" in out
 
 
 def test_json_format(project, capsys):

@@ -212,6 +212,25 @@
     ]);
   }
 
+  // No signature and no error line like an entry: the log is the launcher's only, or a hang.
+  function noErrorLineHints() {
+    function entryLink(id) {
+      return el("a", { href: new URL("failures/" + id + "/", SITE_ROOT).href, text: id });
+    }
+    return [
+      el("p", { class: "fe-hint-crash", text: "If the job crashed, its error is not in this log: " +
+        "collect every rank's output, not only the launcher's (torchrun --tee 3 or --log-dir DIR, " +
+        "each node's log), then drop those files here together." }),
+      el("p", { class: "fe-hint-hang" }, ["If the job hung, nothing is printed until a timeout " +
+        "fires. Take every rank's Python stack with py-spy dump --pid PID; rerun with " +
+        "NCCL_DEBUG=INFO (how far communicator set-up got) and TORCH_DISTRIBUTED_DEBUG=DETAIL " +
+        "(collective checks); pass a shorter timeout=datetime.timedelta(minutes=N) to " +
+        "init_process_group so that the NCCL watchdog names the stuck collective. Then see ",
+        entryLink("nccl-watchdog-timeout"), ", and ", entryLink("ddp-rank-stuck"),
+        " for finding the rank that stopped."])
+    ];
+  }
+
   function renderVerdict(box, verdict, ms) {
     box.textContent = "";
     var several = verdict.files.length > 1;
@@ -221,12 +240,12 @@
       (ms !== undefined ? " in " + (ms / 1000).toFixed(2) + " s" : "") + ", in your browser.";
     box.appendChild(el("p", { class: "fe-summary", text: summary }));
     if (!matches.length) {
+      var suggestions = verdict.suggestions || [];
       box.appendChild(el("div", { class: "admonition info fe-none" }, [
         el("p", { class: "admonition-title", text: "No known failure recognised" }),
         el("p", { text: "No signature in the encyclopedia matches this log. Search the site with " +
           "the first error line, or add an entry for it (see Contributing)." })
-      ]));
-      var suggestions = verdict.suggestions || [];
+      ].concat(suggestions.length ? [] : noErrorLineHints())));
       if (suggestions.length) {
         box.appendChild(el("h3", { text: "Closest entries (unconfirmed)" }));
         box.appendChild(el("p", { class: "fe-meta", text: "No signature matched: these entries " +

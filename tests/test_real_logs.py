@@ -97,10 +97,6 @@ KNOWN_DEV_MISSES = {
         "ProcessGroupNCCL(...)backend_class'); the message 'ProcessGroupNCCL is only supported "
         "with GPUs, no GPUs found!' is cut off and only in the issue title",
     # seventh batch (r401-r437), measured at 597e6f1
-    "r402-accelerate-single-gpu-eval-broadcast-watchdog-interleaved.log":
-        "wording: the torch 1.10-era watchdog line 'WorkNCCL(OpType=BROADCAST, Timeout(ms)=...)' "
-        "has neither SeqNum nor TensorShape, so no nccl-watchdog-timeout template fits it; the "
-        "'Some NCCL operations have failed' line that lets r403 match is not in this excerpt",
     "r404-deepspeed-gptj-resume-optim-states-killing-subprocess.log":
         "no failure text: only the deepspeed launcher's 'Killing subprocess N' lines after the "
         "ZeRO checkpoint read; the 'exits with return code = -9' line is cut (the -9 is in the "

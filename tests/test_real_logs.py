@@ -109,6 +109,10 @@ KNOWN_DEV_MISSES = {
         "log shape: every line carries the app's '[time] [INFO]' prefix and the excerpt stops in "
         "accelerate's multi_gpu_launcher frames; 'use_libuv was requested but PyTorch was build "
         "without libuv support' is only in the issue title",
+    "r429-transformers-iterable-dispatch-batches-concatenate-rank1.log":
+        "no failure text: cut at accelerate/data_loader.py's __iter__ frame, before the "
+        "concatenate(...) line and the size error (the label comes from the issue title; its "
+        "entry, accelerate-dispatch-batches-shape-mismatch, was written after the batch)",
 }
 
 

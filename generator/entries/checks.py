@@ -30,7 +30,11 @@ _ID = re.compile(schema.ID_PATTERN)
 _TAG = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 _DATE = re.compile(r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$")
 _NODE = re.compile(r"^[A-Za-z][A-Za-z0-9_]*$")
-_HTML = re.compile(r"<\s*/?\s*[A-Za-z][A-Za-z0-9-]*(?:\s[^<>]*)?/?\s*>|<!--")
+# raw HTML as CommonMark sees it, and as Python-Markdown (MkDocs; Zensical follows it) sees it:
+# any <letter...> without a space or @ in its name, so a placeholder such as <GLOO_SOCKET_IFNAME>
+# is swallowed as a tag by the site builders
+_HTML = re.compile(r"<\s*/?\s*[A-Za-z][A-Za-z0-9-]*(?:\s[^<>]*)?/?\s*>|<!--"
+                   r"|</?[A-Za-z][^<>@ ]*(?: [^<>]*)?>")
 _AUTOLINK = re.compile(r"<(?:https?|mailto):[^<>\s]+>")
 _CODE_FENCE = re.compile(r"^[ ]{0,3}(```|~~~).*?^[ ]{0,3}\1[ \t]*$", re.M | re.S)
 _CODE_SPAN = re.compile(r"(`+)(?:(?!\1).)+?\1", re.S)

@@ -77,7 +77,9 @@ CODES: tuple[Code, ...] = (
     Code("E113", "related to itself", "error", "An entry lists itself as related."),
     Code("E114", "raw HTML", "error",
          "Text fields are Markdown; raw HTML tags are refused so that entries cannot inject "
-         "markup or scripts. Use Markdown, or put the text in backticks."),
+         "markup or scripts. A placeholder in angle brackets such as <NAME> counts too: the "
+         "site builders read it as a tag and drop it. Use Markdown, or put the text in "
+         "backticks."),
     Code("E115", "unsafe link", "error",
          "javascript:, data: and vbscript: links are refused in any text."),
     Code("E116", "reference URL not https", "error",

@@ -155,21 +155,23 @@ def test_threaded_re2_search_feeds_the_lines_one_search_feeds(monkeypatch):
 def test_threaded_search_is_used_for_big_buffers_only(monkeypatch):
     pytest.importorskip("re2", reason="google-re2 not installed (optional accelerator)")
     pre = dataclasses.replace(logread.for_engine(engine_mod.Engine(DATA), "re2"), threads=3)
-    calls = []
-    real = logread._Feeder._search_in_threads
+    spans: list[tuple[int, int]] = []
+    real = logread._needle_lines
 
-    def spy(self, buf, end):
-        calls.append(end)
-        return real(self, buf, end)
+    def spy(find, buf, start, end):
+        spans.append((start, end))
+        return real(find, buf, start, end)
 
-    monkeypatch.setattr(logread._Feeder, "_search_in_threads", spy)
+    monkeypatch.setattr(logread, "_needle_lines", spy)
     small = (OOM + "\n") * 10
     logread.scan(io.BytesIO(small.encode()), lambda i, t: None, pre)
-    assert calls == []
+    assert spans == [(0, len(small))]  # one search over the whole buffer
+    spans.clear()
     big = ("noise line\n" * 600000 + OOM + "\n").encode()  # 6.6 MB: over PARALLEL_MIN
     fed: list[tuple[int, str]] = []
     logread.scan(io.BytesIO(big), lambda i, t: fed.append((i, t)), pre)
-    assert calls and calls[0] >= logread.PARALLEL_MIN
+    assert len(spans) == 3 and spans[0][0] == 0 and spans[-1][1] == len(big)  # three segments
+    assert all(a[1] == b[0] for a, b in zip(spans, spans[1:], strict=False))
     assert (600001, OOM) in fed
 
 

@@ -426,18 +426,16 @@ TAIL_BYTES = 8 << 20  # bytes of look-back lines kept across a buffer refill
 
 @dataclass
 class _Searched:
-    """The needle lines of a buffer, found before it is fed (see _Feeder._search_in_threads)."""
-    hits: list[int]  # per line that holds a needle, the position ``find`` gives from its start
-    lines_before: list[int]  # per hit, the LFs in the buffer before its line
+    """The needle lines of a buffer, found before it is fed (see _Feeder._search)."""
+    starts: list[int]  # where each line that holds a needle starts, in order
+    lines_before: list[int]  # per such line, the LFs in the buffer before it
     lines: int  # the LFs in the whole buffer
 
 
-def _line_hits(find: Finder, buf: bytearray, start: int, end: int) -> _Searched:
-    """The needle lines of buf[start:end] (start at a line start, end just after an LF):
-    for each line that holds a needle, the position ``find`` gives when called from that
-    line's start (what a sequential reader gets, whatever lines it skips) and the LFs
-    before that line; the LFs are counted here, in the thread, while others search."""
-    hits: list[int] = []
+def _needle_lines(find: Finder, buf: bytearray, start: int, end: int) -> _Searched:
+    """The lines of buf[start:end] (start at a line start, end just after an LF) that hold a
+    needle, with the LFs before each; in a thread, the LFs are counted while others search."""
+    starts: list[int] = []
     before: list[int] = []
     pos = start
     lfs = 0  # LFs in buf[start:pos]
@@ -447,13 +445,13 @@ def _line_hits(find: Finder, buf: bytearray, start: int, end: int) -> _Searched:
             break
         line_start = buf.rfind(b"\n", pos, hit) + 1 or pos
         lfs += buf.count(b"\n", pos, line_start)
-        hits.append(hit)
+        starts.append(line_start)
         before.append(lfs)
         pos = buf.find(b"\n", hit, end) + 1
         lfs += 1
     if pos < end:
         lfs += buf.count(b"\n", pos, end)
-    return _Searched(hits, before, lfs)
+    return _Searched(starts, before, lfs)
 
 
 class _Feeder:
@@ -485,11 +483,11 @@ class _Feeder:
             self.pool.shutdown()
             self.pool = None
 
-    def _search_in_threads(self, buf: bytearray, end: int) -> _Searched:
-        """The needle lines of buf[:end], searched in segments (each ends just after an LF),
-        one thread each: RE2 releases the GIL while it searches."""
-        assert self.find is not None
-        find = self.find
+    def _search(self, buf: bytearray, end: int, find: Finder) -> _Searched:
+        """The needle lines of buf[:end]. A big buffer is cut into segments (each ends just
+        after an LF), searched one per thread: RE2 releases the GIL while it searches."""
+        if self.threads < 2 or end < PARALLEL_MIN:
+            return _needle_lines(find, buf, 0, end)
         bounds = [0]
         for i in range(1, self.threads):
             cut = buf.find(b"\n", end * i // self.threads, end) + 1
@@ -499,9 +497,9 @@ class _Feeder:
         if self.pool is None:
             self.pool = ThreadPoolExecutor(self.threads, thread_name_prefix="prefilter")
         whole = _Searched([], [], 0)
-        for part in self.pool.map(lambda span: _line_hits(find, buf, *span),
+        for part in self.pool.map(lambda span: _needle_lines(find, buf, *span),
                                   zip(bounds, bounds[1:], strict=False)):
-            whole.hits += part.hits
+            whole.starts += part.starts
             whole.lines_before += [whole.lines + k for k in part.lines_before]
             whole.lines += part.lines
         return whole
@@ -553,10 +551,9 @@ class _Feeder:
         """Feed the selected complete lines of buf[:end] (end is just after an LF), the
         buffer's first line being lineno + 1; return the lines completed."""
         base = lineno + 1
-        find, signal = self.find, self.signal
-        searched = None
-        if find is not None and self.threads > 1 and end >= PARALLEL_MIN:
-            searched = self._search_in_threads(buf, end)
+        signal = self.signal
+        # None: every line is fed (no prefilter)
+        searched = None if self.find is None else self._search(buf, end, self.find)
         pos = 0
         n = lineno  # lines completed before pos
         while pos < end:
@@ -566,29 +563,20 @@ class _Feeder:
                 self.hit(n, buf, base, pos, nl, signal is not None and signal(buf, pos, nl))
                 pos = nl + 1
                 continue
+            line_start = pos
             if searched is not None:  # the next needle line, and the lines before it
-                i = bisect.bisect_left(searched.hits, pos)
-                if i == len(searched.hits):
+                i = bisect.bisect_left(searched.starts, pos)
+                if i == len(searched.starts):
                     break
-                hit = searched.hits[i]
-                line_start = buf.rfind(b"\n", pos, hit) + 1 or pos
+                line_start = searched.starts[i]
                 n = lineno + searched.lines_before[i]
-            else:
-                hit = find(buf, pos, end) if find is not None else pos
-                if hit < 0:
-                    break
-                line_start = buf.rfind(b"\n", pos, hit) + 1 or pos
-                if line_start > pos:
-                    n += buf.count(b"\n", pos, line_start)
-            line_end = buf.find(b"\n", hit, end)
+            line_end = buf.find(b"\n", line_start, end)
             n += 1
             self.hit(n, buf, base, line_start, line_end,
                      signal is not None and signal(buf, line_start, line_end))
             pos = line_end + 1
         if searched is not None:
             n = lineno + searched.lines
-        elif pos < end:
-            n += buf.count(b"\n", pos, end)
         if self.window:
             self._keep_tail(buf, end, n)
         return n

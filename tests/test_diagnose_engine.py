@@ -8,7 +8,7 @@ import dataclasses
 import pytest
 from diagnose_support import ROLES, SMALL_BENIGN, SMALL_ENTRIES, entry, small_data
 
-from generator.matching import matcherdata
+from generator.matching import diagnose, matcherdata
 from generator.matching.engine import MAX_EVIDENCE, MAX_TEXT, Engine, diagnose_text
 
 DATA = small_data()
@@ -396,6 +396,37 @@ def test_a_generic_signature_alone_names_no_root():
     assert v["root_cause"] is None and [(m["id"], m["generic"]) for m in v["matches"]] == [("fsdp-meta", True)]
     v = diagnose_text(data, f'  File "train.py", line 3, in fully_shard\n{alone}')
     assert v["root_cause"] == "fsdp-meta" and v["matches"][0]["specific"]
+
+
+REPEATED_START = "initializing ddp: GLOBAL_RANK: {n}, MEMBER: {n}/{n}"
+
+
+def repeated_data():
+    dup = entry("slurm-dup", "root", REPEATED_START)
+    dup = dataclasses.replace(dup, signatures=(dataclasses.replace(dup.signatures[0], repeated=True),))
+    return matcherdata.build([*SMALL_ENTRIES, dup], SMALL_BENIGN, ROLES)
+
+
+def test_a_repeated_signature_needs_the_same_line_twice_in_one_file(tmp_path):
+    data = repeated_data()
+    healthy = "".join(f"initializing ddp: GLOBAL_RANK: {r}, MEMBER: {r + 1}/4\n" for r in range(4))
+    assert diagnose_text(data, healthy)["matches"] == []
+    # two processes took rank 1 (and rank 0): the second copy of a line is the evidence
+    dup = ("initializing ddp: GLOBAL_RANK: 1, MEMBER: 2/4\nGPU available: True\n"
+           "initializing ddp: GLOBAL_RANK: 0, MEMBER: 1/4\n"
+           "[rank3]: initializing ddp: GLOBAL_RANK: 1, MEMBER: 2/4\n"
+           "initializing ddp: GLOBAL_RANK: 0, MEMBER: 1/4\n")
+    v = diagnose_text(data, dup)
+    assert v["root_cause"] == "slurm-dup"
+    m = v["matches"][0]
+    assert (m["line"], m["rank"], m["count"]) == (4, 3, 2)
+    # once in each of two files (two nodes, or two attempts) is no evidence
+    a, b = tmp_path / "a.log", tmp_path / "b.log"
+    a.write_text("initializing ddp: GLOBAL_RANK: 1, MEMBER: 2/4\n", encoding="utf-8")
+    b.write_text("initializing ddp: GLOBAL_RANK: 1, MEMBER: 2/4\n", encoding="utf-8")
+    assert diagnose.diagnose(data, [str(a), str(b)])["matches"] == []
+    b.write_text("initializing ddp: GLOBAL_RANK: 1, MEMBER: 2/4\n" * 2, encoding="utf-8")
+    assert [x["id"] for x in diagnose.diagnose(data, [str(a), str(b)])["matches"]] == ["slurm-dup"]
 
 
 def test_suggestions_when_nothing_matches():

@@ -118,6 +118,31 @@ def test_engine_test_lines_with_small_data(tmp_path):
     assert_same(python_each(data, files), run_node(data, files, tmp_path, "each-plain"), files)
 
 
+def test_repeated_signature(tmp_path):
+    """A `repeated` signature counts from a line's second copy in one file, in both engines."""
+    from test_diagnose_engine import repeated_data
+
+    data = repeated_data()
+    line = "initializing ddp: GLOBAL_RANK: 1, MEMBER: 2/4\n"
+    texts = {"once.log": line, "twice.log": line + "noise\n" + "[rank5]: " + line,
+             "healthy.log": line + line.replace("1, MEMBER: 2", "0, MEMBER: 1")}
+    files = []
+    for name, text in texts.items():
+        (tmp_path / name).write_text(text, encoding="utf-8")
+        files.append(tmp_path / name)
+    py = python_each(data, files)
+    assert [bool(v["matches"]) for v in py] == [False, True, False]
+    assert_same(py, run_node(data, files, tmp_path, "each"), files)
+    assert_same(py, run_node(data, files, tmp_path, "each-plain"), files)
+    # the same line once in each of two files is no evidence; twice in one file is
+    pair = [files[0], files[0]]
+    py_pair = diagnose.diagnose(data, [str(f) for f in pair])
+    assert py_pair["matches"] == [] and run_node(data, pair, tmp_path, "fast") == py_pair
+    pair = [files[0], files[1]]
+    py_pair = diagnose.diagnose(data, [str(f) for f in pair])
+    assert py_pair["matches"] and run_node(data, pair, tmp_path, "fast") == py_pair
+
+
 def test_role_order_and_limits_come_from_the_data(tmp_path):
     """Both engines rank by the roles' order in matcher.json (entries/vocabulary.yaml) and
     cut by its limits: reverse the order and a wrapper becomes the named cause."""

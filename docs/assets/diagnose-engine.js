@@ -244,7 +244,8 @@
       });
       index(SIGNATURE, self.sigs.length, s);
       self.sigs.push({ entry: s.entry, index: s.index, regex: cre(s.pattern), anchor: s.anchor,
-                       context: ctx, window: s.window, weak: !!s.weak, generic: !!s.generic });
+                       context: ctx, window: s.window, weak: !!s.weak, generic: !!s.generic,
+                       repeated: !!s.repeated });
     });
     // engine.py needle_gate: a line that holds a needle is fed with its neighbours by every
     // reader, so a message soft-wrapped over it and the next line can be joined
@@ -258,6 +259,8 @@
     this.pending = this.sigs.map(function () { return []; });
     this.contextHits = this.contexts.map(function () { return []; });
     this.errorLines = []; // [lineno, text] of the last unmatched error lines
+    // lines of `repeated` signatures seen once in this file: "signature\ntext"
+    this.seenOnce = new Set();
     this.lines = 0;
     this.wrap = 0;
     this.files = 0;
@@ -299,6 +302,7 @@
     this.wrap = width;
     this.files += 1;
     this.lastTime = new Map();
+    this.seenOnce = new Set();
   };
 
   Engine.prototype._flush = function () {
@@ -402,6 +406,7 @@
     var gate = null;
     for (var k = 0; k < order.length; k++) {
       var i = order[k], sig = this.sigs[i];
+      if (sig.repeated) continue;  // a start-up line is short: it is compared whole, never joined
       var m = sig.regex.exec(joined);
       if (m === null || m.index >= first.length || m.index + m[0].length <= first.length + 1) continue;
       if (gate === null) gate = this.needleGate.test(firstRaw) || this.needleGate.test(raw);
@@ -439,6 +444,7 @@
           if (sig.regex.test(text)) {
             matched = true;
             sigsMatched.push(i);
+            if (sig.repeated && !this._seenTwice(i, text)) continue;
             if (sig.context.length) {
               if (this.pending[i].length < this.limits.max_pending) {
                 this.pending[i].push([lineno, rank, text, this._time]);
@@ -453,6 +459,15 @@
     }
     if (!matched && this.errorLine.test(text)) this._noteError(lineno, text);
     return [sigsTried, sigsMatched];
+  };
+
+  /* A `repeated` signature's line: true from its second occurrence in this file (engine.py
+     _seen_twice: two processes that print the same rank's start-up line took the same rank). */
+  Engine.prototype._seenTwice = function (i, text) {
+    var key = i + "\n" + cut(text, this.limits.max_text);
+    if (this.seenOnce.has(key)) return true;
+    if (this.seenOnce.size < this.limits.max_seen_once) this.seenOnce.add(key);
+    return false;
   };
 
   Engine.prototype._noteError = function (lineno, text) {

@@ -202,6 +202,10 @@ def check_signatures(doc: Document, ctx: Context) -> list[Problem]:
                                 f"signature {i + 1} is generic but has neither 'context' nor "
                                 "'weak: true'; alone it would name this entry for unrelated "
                                 "failures"))
+        if sig.get("repeated") is True and _items(sig, "context"):
+            out.append(_problem(doc, ("signatures", i, "repeated"), "E131",
+                                f"signature {i + 1} is 'repeated' and has 'context'; a repeated "
+                                "line is its own evidence: drop one of the two"))
         source = sig.get("source")
         if isinstance(source, str) and source.strip():
             s = source.strip()

@@ -134,6 +134,11 @@ CODES: tuple[Code, ...] = (
          "frequency for a kind no section lists, a count that is negative, larger than the "
          "sample or that does not match the sample file, counts that do not add up to the "
          "sample size, or more than 3 example URLs or one that is not https."),
+    Code("E131", "repeated signature with context", "error",
+         "A signature marked `repeated: true` (a line every process prints once, evidence only "
+         "when it appears twice) also has `context`; the engines support one or the other. "
+         "Remove `context`, or drop `repeated` and give the context that tells the failure "
+         "apart."),
     Code("W201", "duplicate list item", "warning",
          "The same tag, related id, reference URL or taxonomy kind is listed twice."),
     Code("W202", "tag not kebab-case", "warning",

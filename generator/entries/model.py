@@ -33,6 +33,7 @@ class Signature:
     reproduced: bool = False
     weak: bool = False
     generic: bool = False
+    repeated: bool = False
 
 
 @dataclass(frozen=True)

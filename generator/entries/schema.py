@@ -113,6 +113,14 @@ SIGNATURE = _map(
         "a root cause on its own.",
         required=False,
     ),
+    Field(
+        "repeated",
+        "boolean",
+        "True when a healthy run prints this line once per process (a rank's start-up line "
+        "that names its rank): it is evidence only when one log file holds the same line "
+        "twice, i.e. two processes took the same rank. Not combined with `context`.",
+        required=False,
+    ),
 )
 
 ENTRY = _map(

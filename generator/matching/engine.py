@@ -43,6 +43,7 @@ from typing import Any
 
 MAX_EVIDENCE = 5  # evidence lines (distinct texts) kept per entry
 MAX_PENDING = 200  # context-needing hits kept per signature
+MAX_SEEN_ONCE = 4096  # lines of `repeated` signatures remembered per file
 MAX_CONTEXT_HITS = 2000  # context hits kept per context template
 MAX_TEXT = 400  # characters of a line kept as evidence
 MAX_LINE = 1 << 20  # characters of a line looked at; the rest of a longer line is ignored
@@ -54,7 +55,8 @@ MAX_ERROR_LINES = 20  # unmatched error lines kept (the last ones) for suggestio
 LIMITS = {"max_evidence": MAX_EVIDENCE, "max_pending": MAX_PENDING,
           "max_context_hits": MAX_CONTEXT_HITS, "max_text": MAX_TEXT, "max_line": MAX_LINE,
           "max_rank_digits": MAX_RANK_DIGITS, "max_ranks": MAX_RANKS,
-          "max_event_lines": MAX_EVENT_LINES, "max_error_lines": MAX_ERROR_LINES}
+          "max_event_lines": MAX_EVENT_LINES, "max_error_lines": MAX_ERROR_LINES,
+          "max_seen_once": MAX_SEEN_ONCE}
 BENIGN, CONTEXT, SIGNATURE = 0, 1, 2  # kinds of pattern, in the order a line is tried
 # strength of a hit: generic text without its context, weak signature, plain, context confirmed
 GENERIC, WEAK, PLAIN, SPECIFIC = -1, 0, 1, 2
@@ -250,6 +252,7 @@ class _Sig:
     window: int
     weak: bool = False  # a hint rather than a cause: ranks after every other root hit
     generic: bool = False  # printed outside this failure too: a cause only with its context
+    repeated: bool = False  # printed once per process: evidence when a file holds it twice
 
 
 @dataclass
@@ -317,7 +320,8 @@ class Engine:
                 ctx.append(context_index[c["pattern"]])
             index(SIGNATURE, len(self.sigs), s)
             self.sigs.append(_Sig(s["entry"], s["index"], _Lazy(s["pattern"]), ctx, s["window"],
-                                  bool(s.get("weak")), bool(s.get("generic"))))
+                                  bool(s.get("weak")), bool(s.get("generic")),
+                                  bool(s.get("repeated"))))
         # a line that holds a needle (blank runs as any blanks) is fed with its neighbours by
         # every reader, so a message soft-wrapped over it and the next line can be joined
         # compiled on first use (a soft-wrapped match): it is one alternation of every needle
@@ -333,6 +337,8 @@ class Engine:
         self.pending: dict[int, list[tuple[int, int | None, str, str | None]]] = {}
         self.context_hits: dict[int, list[tuple[int, int | None]]] = {}
         self.error_lines: list[tuple[int, str]] = []  # the last unmatched error lines
+        # lines of `repeated` signatures seen once in this file: (signature, text)
+        self.seen_once: set[tuple[int, str]] = set()
         self.lines = 0
         self.wrap = 0
         self.files = 0
@@ -376,6 +382,7 @@ class Engine:
         self.wrap = width
         self.files += 1
         self.last_time = {}
+        self.seen_once = set()
 
     def _flush(self) -> None:
         if self._joined is not None:
@@ -475,6 +482,8 @@ class Engine:
         gate: bool | None = None
         for i in pool:
             sig = self.sigs[i]
+            if sig.repeated:  # a start-up line is short: it is compared whole, never joined
+                continue
             span = sig.regex.span(joined)
             if span is None or span[0] >= len(first) or span[1] <= len(first) + 1:
                 continue
@@ -513,6 +522,8 @@ class Engine:
                     if sig.regex.search(text):
                         matched = True
                         sigs_matched.append(i)
+                        if sig.repeated and not self._seen_twice(i, text):
+                            continue
                         if sig.context:
                             pending = self.pending.setdefault(i, [])
                             if len(pending) < MAX_PENDING:
@@ -523,6 +534,16 @@ class Engine:
         if not matched and self.error_line.search(text):
             self._note_error(lineno, text)
         return sigs_tried, sigs_matched
+
+    def _seen_twice(self, i: int, text: str) -> bool:
+        """A `repeated` signature's line: True from its second occurrence in this file (two
+        processes that print the same rank's start-up line took the same rank)."""
+        key = (i, text[:MAX_TEXT])
+        if key in self.seen_once:
+            return True
+        if len(self.seen_once) < MAX_SEEN_ONCE:
+            self.seen_once.add(key)
+        return False
 
     def _note_error(self, lineno: int, text: str) -> None:
         text = text[:MAX_TEXT]

@@ -15,7 +15,7 @@ from ..entries.model import DEFAULT_WINDOW, BenignTemplate, Entry
 from . import engine
 from .templates import HOLES, WORD, TemplateError, compile_template
 
-FORMAT_VERSION = 2
+FORMAT_VERSION = 3
 # Suggestions when nothing matches: words of at least three characters, compared lowercased;
 # words in more than a quarter of the entries and common English words carry no signal.
 TOKEN = r"[A-Za-z][A-Za-z0-9_]{2,}"
@@ -89,6 +89,7 @@ def build(entries: Iterable[Entry], benign: Iterable[BenignTemplate], roles: Seq
                 "window": sig.window if sig.window > 0 else DEFAULT_WINDOW,
                 "weak": sig.weak,
                 "generic": sig.generic,
+                "repeated": sig.repeated,
             })
     benign_patterns = [c for c in (_compiled(b.template) for b in benign) if c is not None]
     _choose_keys(benign_patterns + signatures + [c for s in signatures for c in s["context"]])

@@ -420,6 +420,10 @@ def test_a_repeated_signature_needs_the_same_line_twice_in_one_file(tmp_path):
     assert v["root_cause"] == "slurm-dup"
     m = v["matches"][0]
     assert (m["line"], m["rank"], m["count"]) == (4, 3, 2)
+    # lines of one width read as a hard-wrapped file are joined: every match in the join counts
+    equal = "".join(f"initializing ddp: GLOBAL_RANK: {r}, MEMBER: {r + 1}/4\n" for r in (1, 1, 0, 0))
+    v = diagnose_text(data, "GPU available: True, used: True\n" + equal + "```\n")
+    assert v["root_cause"] == "slurm-dup"
     # once in each of two files (two nodes, or two attempts) is no evidence
     a, b = tmp_path / "a.log", tmp_path / "b.log"
     a.write_text("initializing ddp: GLOBAL_RANK: 1, MEMBER: 2/4\n", encoding="utf-8")

@@ -125,13 +125,15 @@ def test_repeated_signature(tmp_path):
     data = repeated_data()
     line = "initializing ddp: GLOBAL_RANK: 1, MEMBER: 2/4\n"
     texts = {"once.log": line, "twice.log": line + "noise\n" + "[rank5]: " + line,
-             "healthy.log": line + line.replace("1, MEMBER: 2", "0, MEMBER: 1")}
+             "healthy.log": line + line.replace("1, MEMBER: 2", "0, MEMBER: 1"),
+             "equal-width.log": "GPU available: True\n" + line * 2
+             + line.replace("1, MEMBER: 2", "0, MEMBER: 1") * 2 + "```\n"}
     files = []
     for name, text in texts.items():
         (tmp_path / name).write_text(text, encoding="utf-8")
         files.append(tmp_path / name)
     py = python_each(data, files)
-    assert [bool(v["matches"]) for v in py] == [False, True, False]
+    assert [bool(v["matches"]) for v in py] == [False, True, False, True]
     assert_same(py, run_node(data, files, tmp_path, "each"), files)
     assert_same(py, run_node(data, files, tmp_path, "each-plain"), files)
     # the same line once in each of two files is no evidence; twice in one file is

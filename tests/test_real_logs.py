@@ -113,10 +113,6 @@ KNOWN_DEV_MISSES = {
         "no failure text: cut at accelerate/data_loader.py's __iter__ frame, before the "
         "concatenate(...) line and the size error (the label comes from the issue title; its "
         "entry, accelerate-dispatch-batches-shape-mismatch, was written after the batch)",
-    "r467-lightning-slurm-two-nodes-duplicate-global-rank-hang.log":
-        "no failure text: a hang whose only evidence is each 'initializing ddp: GLOBAL_RANK: N, "
-        "MEMBER: k/4' line printed twice (two nodes computing the same global ranks because "
-        "SLURM started one task per node); no error line follows",
 }
 
 

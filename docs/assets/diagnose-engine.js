@@ -444,7 +444,7 @@
           if (sig.regex.test(text)) {
             matched = true;
             sigsMatched.push(i);
-            if (sig.repeated && !this._seenTwice(i, text)) continue;
+            if (sig.repeated && !this._seenTwice(i, sig, text)) continue;
             if (sig.context.length) {
               if (this.pending[i].length < this.limits.max_pending) {
                 this.pending[i].push([lineno, rank, text, this._time]);
@@ -461,13 +461,20 @@
     return [sigsTried, sigsMatched];
   };
 
-  /* A `repeated` signature's line: true from its second occurrence in this file (engine.py
-     _seen_twice: two processes that print the same rank's start-up line took the same rank). */
-  Engine.prototype._seenTwice = function (i, text) {
-    var key = i + "\n" + cut(text, this.limits.max_text);
-    if (this.seenOnce.has(key)) return true;
-    if (this.seenOnce.size < this.limits.max_seen_once) this.seenOnce.add(key);
-    return false;
+  /* A `repeated` signature: true when one of its matches in the line was seen before in
+     this file, this line included (engine.py _seen_twice: two processes that print the same
+     rank's start-up line took the same rank; a hard-wrapped reading joins equal-width lines). */
+  Engine.prototype._seenTwice = function (i, sig, text) {
+    if (!sig.all) sig.all = new RegExp(sig.regex.source, sig.regex.flags + "g");
+    var twice = false, m;
+    sig.all.lastIndex = 0;
+    while ((m = sig.all.exec(text)) !== null) {
+      if (m[0] === "") { sig.all.lastIndex++; continue; }
+      var key = i + "\n" + cut(m[0], this.limits.max_text);
+      if (this.seenOnce.has(key)) twice = true;
+      else if (this.seenOnce.size < this.limits.max_seen_once) this.seenOnce.add(key);
+    }
+    return twice;
   };
 
   Engine.prototype._noteError = function (lineno, text) {

@@ -242,6 +242,12 @@ class _Lazy:
         m = self._regex.search(text)
         return m.span() if m else None
 
+    def texts(self, text: str) -> list[str]:
+        """The text of every non-overlapping match, left to right."""
+        if self._regex is None:
+            self._regex = re.compile(self.source)
+        return [m.group(0) for m in self._regex.finditer(text)]
+
 
 @dataclass
 class _Sig:
@@ -522,7 +528,7 @@ class Engine:
                     if sig.regex.search(text):
                         matched = True
                         sigs_matched.append(i)
-                        if sig.repeated and not self._seen_twice(i, text):
+                        if sig.repeated and not self._seen_twice(i, sig, text):
                             continue
                         if sig.context:
                             pending = self.pending.setdefault(i, [])
@@ -535,15 +541,19 @@ class Engine:
             self._note_error(lineno, text)
         return sigs_tried, sigs_matched
 
-    def _seen_twice(self, i: int, text: str) -> bool:
-        """A `repeated` signature's line: True from its second occurrence in this file (two
-        processes that print the same rank's start-up line took the same rank)."""
-        key = (i, text[:MAX_TEXT])
-        if key in self.seen_once:
-            return True
-        if len(self.seen_once) < MAX_SEEN_ONCE:
-            self.seen_once.add(key)
-        return False
+    def _seen_twice(self, i: int, sig: _Sig, text: str) -> bool:
+        """A `repeated` signature: True when one of its matches in the line was seen before
+        in this file, this line included (two processes that print the same rank's start-up
+        line took the same rank). Every match counts: a file read as hard-wrapped joins
+        lines of equal width, such as the start-up lines of ranks 0 and 1."""
+        twice = False
+        for found in sig.regex.texts(text):
+            key = (i, found[:MAX_TEXT])
+            if key in self.seen_once:
+                twice = True
+            elif len(self.seen_once) < MAX_SEEN_ONCE:
+                self.seen_once.add(key)
+        return twice
 
     def _note_error(self, lineno: int, text: str) -> None:
         text = text[:MAX_TEXT]

@@ -35,10 +35,6 @@ ENTRY_IDS = {p.stem for p in (REPO / "entries").glob("*.yaml")}
 # (bench/recall.py at 821110b). Strict: when the engine learns one, its test fails as XPASS;
 # delete the line then. Each says what the log needs.
 KNOWN_DEV_MISSES = {
-    "r134-pytorch-only-cuda-dense-old-wording.log":
-        "wording of torch 1.0 ('Only CUDA dense tensor is supported for NCCL collective "
-        "operations'): the provenance matrix scans torch from 1.8.1, so the signature waits "
-        "for pre-1.8 release artifacts",
     "r115-roll-megatron-pp-group-ray-repeated.log":
         "no failure text: Ray's deduplicated frames only ('[repeated 7x across cluster]'), cut "
         "before the parallel_state assertion",

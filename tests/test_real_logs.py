@@ -69,9 +69,6 @@ KNOWN_DEV_MISSES = {
     "r251-verl-vllm-gloo-newgroup-connectfullmesh.log":
         "log shape: cut mid-word ('RuntimeError: Gloo connectFullMesh fai'); the frames above "
         "(new_group -> ProcessGroupGloo) are those of any gloo group creation",
-    "r260-horovod-pytorch-stall-ready-ranks-list.log":
-        "log shape: starts inside Horovod's stall list ('allreduce.X [ready ranks: ...]' per "
-        "line); the stall warning sentence itself is above the excerpt",
     # fifth batch, first half (r262-r301), measured at 6e86d0d
     "r277-nccl-m40-allreduce-test-stall-quoted.log":
         "no failure text: an NCCL 1.x all_reduce test's device list and table header, then "

@@ -106,6 +106,11 @@ KNOWN_DEV_MISSES = {
         "no failure text: cut at accelerate/data_loader.py's __iter__ frame, before the "
         "concatenate(...) line and the size error (the label comes from the issue title; its "
         "entry, accelerate-dispatch-batches-shape-mismatch, was written after the batch)",
+    # eleventh batch (r532-r545), measured at f59a6eb
+    "r532-nccltests-allreduce-openmpi-ib-completion-error12-then-illegal-address.log":
+        "ranking: NCCL 2.4's 'Got completion with error 12' (the first failure, line 2) is a "
+        "plain root, the later collateral \"Cuda failure 'an illegal memory access was "
+        "encountered'\" is confirmed by its NCCL context and ranks first; both are in the top 3",
 }
 
 

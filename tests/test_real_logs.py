@@ -111,6 +111,11 @@ KNOWN_DEV_MISSES = {
         "ranking: NCCL 2.4's 'Got completion with error 12' (the first failure, line 2) is a "
         "plain root, the later collateral \"Cuda failure 'an illegal memory access was "
         "encountered'\" is confirmed by its NCCL context and ranks first; both are in the top 3",
+    # twelfth batch (r546-r563), measured at 5f4fe6e
+    "r558-pyg-dataparallel-scatter-indexerror.log":
+        "generic line: a bare 'IndexError: list index out of range' raised in PyG's own "
+        "DataParallel.scatter (torch_geometric/nn/data_parallel.py), no torch or NCCL wording; "
+        "no fix in the thread, the label rests on the frames",
 }
 
 

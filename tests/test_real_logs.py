@@ -93,7 +93,8 @@ KNOWN_DEV_MISSES = {
     "r404-deepspeed-gptj-resume-optim-states-killing-subprocess.log":
         "no failure text: only the deepspeed launcher's 'Killing subprocess N' lines after the "
         "ZeRO checkpoint read; the 'exits with return code = -9' line is cut (the -9 is in the "
-        "issue title)",
+        "issue title); deepspeed-launcher-worker-failed (a wrapper) comes first and says the "
+        "return-code line is missing",
     "r420-transformers-launch-frames-only-reducer-mark-variable-ready.log":
         "no failure text: C++ frames only (c10d::Reducer::mark_variable_ready from "
         "Reducer::autograd_hook); the 'Expected to mark a variable ready only once' message is "

@@ -32,7 +32,9 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 from generator.entries.catalog import load_catalog
+from generator.matching import engine as engine_mod
 from generator.matching import logread
+from generator.matching.diagnose import load_data
 from generator.matching.templates import TemplateError, compile_template
 from generator.project import Project
 
@@ -209,6 +211,13 @@ def main() -> int:
         # characters are what actually finds error lines. Both are shown.
         long_file = Path(tmp) / "literals-long.txt"
         long_file.write_text("\n".join(x for x in literals if len(x) >= 6) + "\n", encoding="utf-8")
+        # the needles diagnose's own prefilter searches for (its spaces stand for runs of
+        # blanks; grep reads them as one space): grep doing the selection diagnose does
+        sets = logread.engine_needle_sets(engine_mod.Engine(load_data(REPO)[0]))
+        needle_file = Path(tmp) / "needles.txt"
+        needle_file.write_bytes(b"\n".join(sets.every) + b"\n")
+        empty = Path(tmp) / "empty.log"
+        empty.write_bytes(b"")
         subprocess.run(["cat", str(log)], stdout=subprocess.DEVNULL, check=True)  # warm cache
 
         def best(cmd: list[str],
@@ -221,6 +230,8 @@ def main() -> int:
                                            env_c)
         l_s, l_cpu, l_rss, _, l_out = best(["grep", "-c", "-F", "-f", str(long_file), str(log)],
                                            env_c)
+        n_s, n_cpu, n_rss, _, n_out = best(["grep", "-c", "-F", "-f", str(needle_file), str(log)],
+                                           env_c)
         print(f"\nlog: {mb:.0f} MiB; {len(literals)} literal parts for grep, "
               f"{sum(1 for x in literals if len(x) >= 6)} of them >= 6 characters; the re2 "
               f"prefilter searches in {logread._usable_cpus()} thread(s)")
@@ -232,12 +243,20 @@ def main() -> int:
         print(f"{'grep -c -F -f <literals >= 6 ch>':<34} {l_s:8.2f} {mb / l_s:8.1f} {l_s / g_s:12.2f} "
               f"{l_cpu:7.2f} {l_cpu / g_cpu:11.2f} {l_rss / 1024:7.0f} MiB   "
               f"({l_out.decode().strip()} lines match)")
+        print(f"{'grep -c -F -f <diagnose needles>':<34} {n_s:8.2f} {mb / n_s:8.1f} {n_s / g_s:12.2f} "
+              f"{n_cpu:7.2f} {n_cpu / g_cpu:11.2f} {n_rss / 1024:7.0f} MiB   "
+              f"({n_out.decode().strip()} lines match; {len(sets.every)} needles)")
         kinds = ["re2", "re"] + (["none"] if args.all else [])
         try:
             import re2  # type: ignore[import-not-found]  # noqa: F401
         except ImportError:
             kinds.remove("re2")
             print("(google-re2 not installed: re2 prefilter skipped)")
+        e_s, e_cpu, _, _, _ = best([sys.executable, "-m", "generator", "diagnose", "--json",
+                                    str(empty)])
+        print(f"{'diagnose --json <empty log>':<34} {e_s:8.2f} {'':>8} {e_s / g_s:12.2f} "
+              f"{e_cpu:7.2f} {e_cpu / g_cpu:11.2f} {'':>10}   (start-up: interpreter, imports, "
+              "cached matcher, prefilter compile)")
         verdicts = {}
         for kind in kinds:
             env = dict(os.environ, FAILURE_ENCYCLOPEDIA_PREFILTER=kind)
@@ -247,7 +266,8 @@ def main() -> int:
             label = f"diagnose --json (prefilter {kind})"
             print(f"{label:<34} {s:8.2f} {mb / s:8.1f} {s / g_s:12.2f} {cpu:7.2f} "
                   f"{cpu / g_cpu:11.2f} {rss / 1024:7.0f} MiB   (exit {code}; {s / l_s:.2f}x the "
-                  f"time, {cpu / l_cpu:.2f}x the CPU of grep >= 6 ch)")
+                  f"time, {cpu / l_cpu:.2f}x the CPU of grep >= 6 ch; {s / n_s:.2f}x the time "
+                  f"of grep with its needles)")
         same = len(set(verdicts.values())) == 1
         print(f"\nverdicts identical across prefilters: {same}")
         return 0 if same else 1

@@ -365,6 +365,27 @@ def test_minimal_needles_equal_the_pairwise_definition():
     assert logread._minimal(real) == pairwise(real)
 
 
+def test_needle_sets_union_equals_minimal_of_all_needles():
+    """needle_sets reduces signature and line needles apart and then merges them; the merge
+    must keep exactly what _minimal of every needle together keeps."""
+    rng = random.Random(11)
+    for _ in range(2000):
+        sig = ["".join(rng.choice("ab c") for _ in range(rng.randrange(1, 7)))
+               for _ in range(rng.randrange(8))]
+        lines = ["".join(rng.choice("abc") for _ in range(rng.randrange(1, 4)))
+                 for _ in range(rng.randrange(4))]
+        sets = logread.needle_sets(sig, lines, window=3)
+        assert list(sets.every) == logread._minimal([n.encode() for n in sig + lines]), (sig, lines)
+        assert list(sets.signature) == (logread._minimal([n.encode() for n in sig]))
+        assert sets.window == (3 if sets.signature else 0)
+    eng = engine_mod.Engine(DATA)
+    sets = logread.engine_needle_sets(eng)
+    every = eng.needles() + eng.line_needles()
+    assert list(sets.every) == logread._minimal([n.encode() for n in every])
+    assert logread.needle_sets(["a\ufffdb"]).usable is False
+    assert logread.prefilter_for(logread.needle_sets(["a\ufffdb"])).kind == "none"
+
+
 @pytest.mark.parametrize("kind", PREFILTERS)
 def test_context_far_from_any_needle_is_read_around_the_hit(kind):
     """The context of a signature holds no needle; the fast path reads the window around

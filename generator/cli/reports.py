@@ -10,9 +10,12 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ..entries.model import ActionKind, Entry, Role
+from ..entries.vocabulary_types import ActionKind, Role
+
+if TYPE_CHECKING:  # the entry model is heavy to import; `diagnose` never needs it
+    from ..entries.model import Entry
 
 
 def _template(name: str) -> Any:

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar, Union
 
 from .loader import Document
+from .vocabulary_types import ActionKind, Area, Role, Stack
 
 DEFAULT_WINDOW = 60  # lines before or after a signature's line where its context may be
 
@@ -183,33 +184,6 @@ class BenignTemplate:
     template: str
     source: str
     why: str | None = None
-
-
-@dataclass(frozen=True)
-class Role:
-    id: str
-    title: str  # on entry pages
-    word: str  # in the diagnose report
-    explanation: str  # why a match of this role is listed after the root cause
-
-
-@dataclass(frozen=True)
-class Stack:
-    id: str
-    title: str
-
-
-@dataclass(frozen=True)
-class ActionKind:
-    id: str
-    title: str  # on entry pages and in the diagnose report
-    explanation: str  # what an operator does when this is the next step
-
-
-@dataclass(frozen=True)
-class Area:
-    id: str
-    description: str
 
 
 VOCABULARY_LISTS = ("roles", "stacks", "actions", "areas")  # the lists of entries/vocabulary.yaml

@@ -12,13 +12,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ..entries.catalog import Catalog, load_catalog
-from ..entries.model import ActionKind, Role
-from ..project import Project
+from ..entries.vocabulary_types import ActionKind, Role
 from . import datacache, logread
 from . import engine as engine_mod
+
+if TYPE_CHECKING:
+    from ..entries.catalog import Catalog
 
 
 class DiagnoseError(Exception):
@@ -41,6 +42,10 @@ def load_data(root: Path) -> tuple[dict[str, Any], int]:
 
 
 def _load(root: Path) -> tuple[dict[str, Any], int, Catalog]:
+    # imported here: with the matcher cached (datacache), `diagnose` never loads entries
+    from ..entries.catalog import load_catalog
+    from ..project import Project
+
     project = Project(root)
     catalog = load_catalog(project)
     base = project.site_url()
@@ -58,11 +63,21 @@ def diagnose(data: dict[str, Any], paths: list[str],
     return engine_mod.attribute_files(engine.verdict(), files)
 
 
-def _load_for_diagnose(root: Path) -> tuple[dict[str, Any], int, dict[str, Role],
-                                             dict[str, ActionKind]]:
+@dataclass(frozen=True)
+class _Loaded:
+    """What ``diagnose_logs`` keeps in the matcher cache (``datacache``)."""
+    data: dict[str, Any]
+    broken: int
+    roles: dict[str, Role]
+    actions: dict[str, ActionKind]
+    needles: logread.NeedleSets  # the prefilter's needles, reduced once
+
+
+def _load_for_diagnose(root: Path) -> _Loaded:
     data, broken, catalog = _load(root)
-    return (data, broken, {role.id: role for role in catalog.vocabulary.roles},
-            {action.id: action for action in catalog.vocabulary.actions})
+    return _Loaded(data, broken, {role.id: role for role in catalog.vocabulary.roles},
+                   {action.id: action for action in catalog.vocabulary.actions},
+                   logread.engine_needle_sets(engine_mod.Engine(data)))
 
 
 def diagnose_logs(root: Path, files: list[str]) -> Diagnosis:
@@ -70,8 +85,9 @@ def diagnose_logs(root: Path, files: list[str]) -> Diagnosis:
     ``root`` (loaded through ``datacache``). Raises DiagnoseError or logread.LogError."""
     if files.count("-") > 1:
         raise DiagnoseError("'-' (stdin) can be given only once")
-    data, broken, roles, actions = datacache.cached(root, lambda: _load_for_diagnose(root))
-    if not data["signatures"]:
+    loaded = datacache.cached(root, lambda: _load_for_diagnose(root))
+    if not loaded.data["signatures"]:
         raise DiagnoseError(f"no signatures found in {root / 'entries'}; run this inside the "
                             "encyclopedia's repository")
-    return Diagnosis(diagnose(data, files), broken, roles, actions)
+    verdict = diagnose(loaded.data, files, logread.prefilter_for(loaded.needles))
+    return Diagnosis(verdict, loaded.broken, loaded.roles, loaded.actions)

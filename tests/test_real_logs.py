@@ -117,6 +117,11 @@ KNOWN_DEV_MISSES = {
         "generic line: a bare 'IndexError: list index out of range' raised in PyG's own "
         "DataParallel.scatter (torch_geometric/nn/data_parallel.py), no torch or NCCL wording; "
         "no fix in the thread, the label rests on the frames",
+    # batches r564-r583, r584-r603 (no new dev miss) and r604-r623, measured at ab3f010
+    "r618-aml-kubernetes-cmaks-rank-env-empty-argparse-invalid-int.log":
+        "generic line: the user script's own argparse error \"argument --rank: invalid int "
+        "value: ''\" (the job template's rank variable was empty); argparse prints it for any "
+        "int option, and launch-command-error owns only torchrun's and launch.py's options",
 }
 
 

@@ -19,6 +19,7 @@ tuning; test logs are measured here and nowhere else.
     python bench/recall.py                 # both splits, misses listed
     python bench/recall.py --split test    # one split
     python bench/recall.py --json          # one JSON object (for the closing note)
+    python bench/recall.py --logs 644-663  # one batch only (e.g. fresh logs no one tuned on)
     python bench/recall.py --assign-split https://github.com/owner/repo/issues/123
 """
 
@@ -113,6 +114,14 @@ def hash_split(url: str) -> str:
 def log_number(name: str) -> int:
     m = re.match(r"r(\d+)-", name)
     return int(m.group(1)) if m else 0
+
+
+def log_range(text: str) -> tuple[int, int]:
+    """`644-663` -> (644, 663): the --logs option's value."""
+    m = re.fullmatch(r"r?(\d+)-r?(\d+)", text.strip())
+    if not m or int(m.group(1)) > int(m.group(2)):
+        raise argparse.ArgumentTypeError(f"expected LO-HI with LO <= HI, e.g. 644-663, got {text!r}")
+    return int(m.group(1)), int(m.group(2))
 
 
 def split_for(row: dict[str, str]) -> str:
@@ -304,6 +313,8 @@ def main() -> int:
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--split", choices=SPLITS, help="measure one split only")
     ap.add_argument("--json", action="store_true", help="print one JSON object")
+    ap.add_argument("--logs", metavar="LO-HI", type=log_range,
+                    help="measure only the logs numbered LO to HI (one batch, e.g. 644-663)")
     ap.add_argument("--assign-split", metavar="URL",
                     help="print the split the rule gives a new thread URL, and exit")
     args = ap.parse_args()
@@ -316,6 +327,9 @@ def main() -> int:
         return 0
 
     rows = read_labels()
+    if args.logs:
+        low, high = args.logs
+        rows = [row for row in rows if low <= log_number(row["file"]) <= high]
     results, n_entries = run(rows)
     splits = [args.split] if args.split else list(SPLITS)
     report = {

@@ -7,6 +7,7 @@ asserted in tests; `python bench/recall.py` measures them (tests/real_logs/READM
 
 from __future__ import annotations
 
+import argparse
 import re
 import sys
 
@@ -22,6 +23,7 @@ from recall import (  # the benchmark's reader and split rule, one definition  #
     NEGATIVE,
     acceptable,
     cited_threads,
+    log_range,
     read_labels,
     split_for,
     thread_url,
@@ -208,3 +210,11 @@ def test_no_entry_cites_a_test_thread():
     leaks = [f"{r['file']} ({thread_url(r['source'])}) cited by {cited[thread_url(r['source'])]}"
              for r in ROWS if r["split"] == "test" and thread_url(r["source"]) in cited]
     assert not leaks, leaks
+
+
+def test_log_range_reads_one_batch_and_refuses_reversed_bounds():
+    assert log_range("644-663") == (644, 663)
+    assert log_range("r624-r643") == (624, 643)
+    for bad in ("663-644", "644", "a-b"):
+        with pytest.raises(argparse.ArgumentTypeError):
+            log_range(bad)

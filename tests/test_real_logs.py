@@ -130,6 +130,17 @@ KNOWN_DEV_MISSES = {
         "hosts that each ran all their GPUs; differing values and the same footer printed by two "
         "sequential runs cannot be told apart, so the entry's repeated signature (identical "
         "'Avg bus bandwidth : 0' lines of one-GPU processes) does not fire",
+    # batch r664-r683, measured at 3b34e06 (batch r684-r703 at 8568672: no dev miss)
+    "r669-megatron-deepspeed-moe-usage-dump-local-rank-error-cut.log":
+        "no failure text: the middle of the script's argparse usage dump, cut before "
+        "'error: unrecognized arguments: --local_rank=1' (only in the issue title)",
+    "r670-flagai-aquila-pretrain-launch-futurewarning-usage-cut.log":
+        "no failure text: torch.distributed.launch's healthy FutureWarning about --local-rank, "
+        "then the first lines of the script's usage dump; the 'unrecognized arguments: "
+        "--local-rank=1' line is cut (only in the issue title)",
+    "r673-megatron-llama3-8k-seq-oom-interleaved-traceback-no-error-line.log":
+        "no failure text: two ranks' Megatron tracebacks interleaved line by line, cut in "
+        "tensor_parallel/layers.py before 'CUDA out of memory' (only in the commenter's prose)",
     # batch r644-r663, measured at f971cb5
     "r652-nemo-asr-jupyterlab-ddp-stuck-initializing-member-1-of-2.log":
         "no failure text: the run hangs after Lightning's healthy 'initializing ddp: "

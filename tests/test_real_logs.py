@@ -150,6 +150,10 @@ KNOWN_DEV_MISSES = {
     "r719-myria3d-slurm-srun-step-cancelled-during-data-prep-blocking-wait.log":
         "no failure text: only Slurm's cancellation lines (the label rests on the reporter's fix, "
         "removing NCCL_BLOCKING_WAIT / NCCL_ASYNC_ERROR_HANDLING, and the timing)",
+    # (r753-r754: labelled new: until oneccl-worker-thread-start-failed was written)
+    "r754-xpu-triton-max1550-oneccl-failed-to-start-worker-after-all-reduce.log":
+        "wording: 'oneCCL: failed to start worker #0' (no space after '#'); every oneCCL tag "
+        "prints 'failed to start worker # <n>', so the entry lists it in also_quoted_as only",
     # batch r757-r776, measured at 229b429 (174 entries)
     "r757-mmdetection-htc-lvis-dist-test-frames-then-multi-gpu-test-traceback-oom.log":
         "no failure text: C++ frames and a traceback cut mid-line in multi_gpu_test; 'simply "

@@ -90,6 +90,10 @@ CITED_AT_SPLIT = frozenset({
     # r078's label text was read by the author of cuda-misaligned-address (while grepping
     # labels.tsv); moved to dev.
     "https://github.com/ymy-k/dptext-detr/issues/27",
+    # r383 (unslothai/unsloth#724): the author of unsloth-multi-gpu-unsupported read this
+    # thread's excerpt through the issue search and cited it (citation removed, test logs
+    # rewritten); moved to dev (2026-12-05).
+    "https://github.com/unslothai/unsloth/issues/724",
 })
 
 

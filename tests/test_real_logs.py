@@ -167,6 +167,20 @@ KNOWN_DEV_MISSES = {
     "r771-ultralytics-yolo11s-dual-gpu-epoch46-rank1-tal-traceback-cut-before-oom.log":
         "no failure text: rank 1's frames in utils/tal.py, cut before the OutOfMemoryError line "
         "(the label rests on the issue title)",
+    # batch r817-r836, measured at 23e4335 (177 entries)
+    "r825-lightning-ddp-jupyter-notebook-mp-spawn.log":
+        "no failure text: a notebook traceback through Lightning 0.x's trainer.fit into "
+        "mp.spawn's join(), cut before the exception line; Lightning 0.x had no interactive-"
+        "environment check, so none of its later wordings can be there",
+    "r826-mdsam-libuv-windows-launch-cut.log":
+        "no failure text: the Windows redirects NOTE and the OMP_NUM_THREADS banner only; the "
+        "use_libuv error is in the issue title",
+    "r827-super-gradients-ddp-relaunch-from-notebook.log":
+        "no failure text: launch_agent's source lines (a notebook traceback) cut before "
+        "ChildFailedError's message; the children's own error is not in the excerpt",
+    "r828-modded-nanogpt-invalid-device-ordinal-docker-4x4090.log":
+        "log shape: cut mid-word ('RuntimeError: CUDA error: invalid de'); the completion "
+        "(device ordinal, device function, ...) is not in the excerpt",
 }
 
 

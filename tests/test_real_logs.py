@@ -154,6 +154,11 @@ KNOWN_DEV_MISSES = {
     "r754-xpu-triton-max1550-oneccl-failed-to-start-worker-after-all-reduce.log":
         "wording: 'oneCCL: failed to start worker #0' (no space after '#'); every oneCCL tag "
         "prints 'failed to start worker # <n>', so the entry lists it in also_quoted_as only",
+    # (r752: labelled new: until c10d-tcpstore-unexpected-response was written)
+    "r752-classkg-spawn-init-process-group-env-rendezvous-traceback-cut.log":
+        "wrapper-only: spawn's 'Process 0 terminated' traceback cut at next(rendezvous_iterator), "
+        "before the TCPStore frame and 'Stop_waiting response is expected' (only in the issue "
+        "title), so mp-spawn-process-failed (a wrapper) comes first",
     # batch r757-r776, measured at 229b429 (174 entries)
     "r757-mmdetection-htc-lvis-dist-test-frames-then-multi-gpu-test-traceback-oom.log":
         "no failure text: C++ frames and a traceback cut mid-line in multi_gpu_test; 'simply "

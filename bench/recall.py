@@ -94,6 +94,9 @@ CITED_AT_SPLIT = frozenset({
     # thread's excerpt through the issue search and cited it (citation removed, test logs
     # rewritten); moved to dev (2026-12-05).
     "https://github.com/unslothai/unsloth/issues/724",
+    # r609 (NVIDIA/TransformerEngine#994): the author of te-userbuffers-tp-overlap-init-failed
+    # read this thread and cited it (citation removed); moved to dev (2026-12-05).
+    "https://github.com/nvidia/transformerengine/issues/994",
 })
 
 

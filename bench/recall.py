@@ -97,6 +97,10 @@ CITED_AT_SPLIT = frozenset({
     # r609 (NVIDIA/TransformerEngine#994): the author of te-userbuffers-tp-overlap-init-failed
     # read this thread and cited it (citation removed); moved to dev (2026-12-05).
     "https://github.com/nvidia/transformerengine/issues/994",
+    # r567 (open-mmlab/mmsegmentation#1713): the author of mmcv-collect-results-tmpdir-not-shared
+    # read this thread's excerpt and modelled a test log on it (citation and log rewritten);
+    # moved to dev (2026-12-05).
+    "https://github.com/open-mmlab/mmsegmentation/issues/1713",
 })
 
 

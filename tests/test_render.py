@@ -204,3 +204,22 @@ def test_covered_by_must_name_an_entry(project):
     (project.entries_dir / "taxonomy.yaml").write_text(text, encoding="utf-8")
     problems = checks.check_catalog(load_catalog(project))
     assert [(p.code, "ddp-no-such-entry" in p.message) for p in problems] == [("E130", True)]
+
+
+def test_front_matter_keeps_backslashes_and_quotes(project):
+    """A summary or title with a Windows path (`%APPDATA%\\Ultralytics\\DDP\\`) and double
+    quotes still gives front matter that YAML reads back as written: an unescaped `\\U` is a
+    YAML escape, and a broken front matter is shown as page text above the title."""
+    import yaml
+
+    path = project.root / "entries" / "ddp-fixture-unused.yaml"
+    text = path.read_text(encoding="utf-8")
+    text = text.replace("title: DDP parameters unused in the loss",
+                        'title: "DDP parameters unused in C:\\\\Users\\\\x (\\"loss\\")"')
+    text = text.replace("summary: |\n", "summary: |\n  In %APPDATA%\\Ultralytics\\DDP\\ the \"temp\" file.\n", 1)
+    path.write_text(text, encoding="utf-8")
+    render(project)
+    page = (project.docs_dir / "failures" / "ddp-fixture-unused.md").read_text(encoding="utf-8")
+    front = yaml.safe_load(page.split("---\n")[1])
+    assert front["title"] == 'DDP parameters unused in C:\\Users\\x ("loss")'
+    assert front["description"].startswith('In %APPDATA%\\Ultralytics\\DDP\\ the "temp" file.')

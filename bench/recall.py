@@ -101,6 +101,9 @@ CITED_AT_SPLIT = frozenset({
     # read this thread's excerpt and modelled a test log on it (citation and log rewritten);
     # moved to dev (2026-12-05).
     "https://github.com/open-mmlab/mmsegmentation/issues/1713",
+    # r233: the author of accelerate-consumer-gpu-p2p-ib-check read this thread through the
+    # issue search while researching the RTX 4000 guard (not cited); moved to dev (2026-12-06).
+    "https://github.com/hiyouga/llamafactory/issues/3534",
 })
 
 

@@ -204,6 +204,21 @@ def test_index_direct_joined_and_not_found():
     assert index.find(Part("text", ") ran for")) is None  # no ') ran for' text at all
 
 
+def test_index_join_never_starts_from_a_bare_name():
+    # torch 2.x: the class name is a string (pybind), the message is Backend.hpp's
+    # "Backend " + getBackendName() + " does not support scatter"
+    index = Index(["ProcessGroupNCCL", "~ProcessGroupNCCL", " does not support scatter",
+                   "Backend ", "c10d::ProcessGroupGloo", "while in ProcessGroupMPI"])
+    assert index.find(Part("text", "ProcessGroupNCCL does not support scatter")) is None
+    assert index.find(Part("text", "ProcessGroupGloo does not support scatter")) is None
+    # a name a string of the release prints after a blank is text, and may start a join
+    assert index.find(Part("text", "ProcessGroupMPI does not support scatter")) == [
+        "ProcessGroupMPI", " does not support scatter"]
+    # torch 1.x printed the whole message as one string
+    assert Index(["ProcessGroupNCCL does not support scatter"]).find(
+        Part("text", "ProcessGroupNCCL does not support scatter")) == "string"
+
+
 def test_index_values_written_into_placeholders():
     index = Index(["failed (exitcode: {}) local_rank: {} (pid: {}) of binary: {}",
                    "Signal {} ({}) received by PID {}",

@@ -19,6 +19,10 @@ A template is split at its typed holes by the template tokenizer the checker use
    next to it ending and starting at boundaries (``failed (exitcode: `` + ``-9`` +
    ``) local_rank:``). Every join needs one piece of the release's own text of at least
    ``FIRST_MIN`` characters. The pieces are recorded as evidence.
+   The first piece may not be a bare name: one identifier that no string of the release holds
+   after a blank (``ProcessGroupNCCL``, ``~ProcessGroupNCCL``: a class or function name).
+   A program formats such a name as a value (``"Backend " + name + " does not support
+   scatter"``); it never starts a message.
    The first piece may be shorter when it is a whole string of the release of at least
    ``WHOLE_FIRST_MIN`` characters (``, OpType=``, ``shape '``); a middle piece may also be the end of a longer
    string (``TAIL_MIDDLE_MIN`` characters or more): the linker stores a constant that ends
@@ -69,7 +73,7 @@ from dataclasses import dataclass
 from ..matching.templates import HOLES, TemplateError
 from ..matching.templates import _tokenize as tokenize  # the one tokenizer of templates
 
-MATCHER_VERSION = 12  # bump when the rules below change; cached match results are redone
+MATCHER_VERSION = 13  # bump when the rules below change; cached match results are redone
 MAX_PIECES = 5
 FIRST_MIN = 10  # the first piece of a join: the constant it starts from
 MIDDLE_MIN = 7  # a whole segment in the middle ('SeqNum=', a value such as 'out of memory')
@@ -123,6 +127,7 @@ _EXC_PREFIX = re.compile(
     r"^((?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*(?:Error|Exception|Interrupt|Exit|Warning|Fault))(?:: |:$)")
 _CXX_WHAT = re.compile(r"^what\(\):\s+")
 _WORD = re.compile(r"[A-Za-z0-9_]+")
+_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
 @dataclass(frozen=True)
@@ -441,6 +446,12 @@ class Index:
     def _is_head(self, piece: str) -> bool:  # the start of some segment
         return self._has_prefix(self._heads, piece)
 
+    def _bare_name(self, piece: str) -> bool:
+        """One identifier that no segment holds after a blank: a name (a class, a backend,
+        a function: 'ProcessGroupNCCL', '~ProcessGroupNCCL', 'c10d::ProcessGroupNCCL'), which
+        a program formats as a value, never the start of a message it prints."""
+        return _IDENTIFIER.fullmatch(piece) is not None and not self._is_tail(" " + piece)
+
     def _is_whole(self, text: str) -> bool:
         if self._string_set is None:
             self._string_set = set(self.strings)
@@ -472,7 +483,7 @@ class Index:
             (e, (text[:e],), (False,)) for e in range(n - 1, 0, -1)
             if (_substantial(text[:e], FIRST_MIN) or _punctuation(text[:e])
                 or _short_first(text[:e]) and self._is_whole(text[:e]))
-            and self._is_tail(text[:e])]
+            and self._is_tail(text[:e]) and not self._bare_name(text[:e])]
         seen = {(e, False) for e, _, _ in frontier}
         while frontier:
             for s, pieces, values in frontier:

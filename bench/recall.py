@@ -104,6 +104,9 @@ CITED_AT_SPLIT = frozenset({
     # r233: the author of accelerate-consumer-gpu-p2p-ib-check read this thread through the
     # issue search while researching the RTX 4000 guard (not cited); moved to dev (2026-12-06).
     "https://github.com/hiyouga/llamafactory/issues/3534",
+    # r136: an issue-search excerpt of this thread reached the author of
+    # nccl-invalid-rank-requested (not opened, not cited); moved to dev (2026-12-06).
+    "https://github.com/nvidia/nccl/issues/1410",
 })
 
 

@@ -107,6 +107,14 @@ CITED_AT_SPLIT = frozenset({
     # r136: an issue-search excerpt of this thread reached the author of
     # nccl-invalid-rank-requested (not opened, not cited); moved to dev (2026-12-06).
     "https://github.com/nvidia/nccl/issues/1410",
+    # r678: an issue-search excerpt of this thread reached the author of
+    # colossalai-run-host-failed (not opened, not cited); moved to dev (2026-12-06).
+    "https://github.com/hpcaitech/colossalai/issues/5890",
+    # r270 and r092: issue-search excerpts of these threads reached the authors of
+    # torch-install-mixed-versions and of the NCCL old-release variants (not cited);
+    # moved to dev (2026-12-06).
+    "https://github.com/facebookresearch/maskrcnn-benchmark/issues/122",
+    "https://github.com/csailvision/unifiedparsing/issues/6",
 })
 
 

@@ -214,6 +214,16 @@ def test_index_join_never_starts_from_a_bare_name():
     # a name a string of the release prints after a blank is text, and may start a join
     assert index.find(Part("text", "ProcessGroupMPI does not support scatter")) == [
         "ProcessGroupMPI", " does not support scatter"]
+    # a name that fills a format's leading placeholder ('%s: ...' with __func__) is printed
+    index = Index(["socketPollConnect", "%s: Connect to %s failed : %s", "{} does not support {}",
+                   "ProcessGroupNCCL", "scatter", "socketStartConnect: Connect to %s failed : %s"])
+    assert index.find(Part("text", "socketPollConnect: Connect to")) == [
+        "socketPollConnect", ": Connect to"]
+    # a name, a format's text and a second value could spell any sentence
+    assert index.find(Part("text", "ProcessGroupNCCL does not support scatter")) is None
+    # a name is not joined to the tail of another function's message
+    assert Index(["socketPollConnect", "socketStartConnect: Connect to %s failed : %s"]).find(
+        Part("text", "socketPollConnect: Connect to")) is None
     # torch 1.x printed the whole message as one string
     assert Index(["ProcessGroupNCCL does not support scatter"]).find(
         Part("text", "ProcessGroupNCCL does not support scatter")) == "string"

@@ -19,10 +19,13 @@ A template is split at its typed holes by the template tokenizer the checker use
    next to it ending and starting at boundaries (``failed (exitcode: `` + ``-9`` +
    ``) local_rank:``). Every join needs one piece of the release's own text of at least
    ``FIRST_MIN`` characters. The pieces are recorded as evidence.
-   The first piece may not be a bare name: one identifier that no string of the release holds
-   after a blank (``ProcessGroupNCCL``, ``~ProcessGroupNCCL``: a class or function name).
-   A program formats such a name as a value (``"Backend " + name + " does not support
-   scatter"``); it never starts a message.
+   A first piece that is a bare name (one identifier that no string of the release holds
+   after a blank: ``ProcessGroupNCCL``, ``~ProcessGroupNCCL``, ``socketPollConnect``) is a
+   value the program formats, so the rest of the part must be the start of text that a
+   format string prints right after a placeholder (``%s: Connect to %s`` filled with
+   ``__func__``), in two pieces: never a plain constant (``"Backend " + name + " does not
+   support scatter"`` prints the backend's short name, not the class name), nor a format's
+   text followed by another value (``{} does not support {}``).
    The first piece may be shorter when it is a whole string of the release of at least
    ``WHOLE_FIRST_MIN`` characters (``, OpType=``, ``shape '``); a middle piece may also be the end of a longer
    string (``TAIL_MIDDLE_MIN`` characters or more): the linker stores a constant that ends
@@ -73,7 +76,7 @@ from dataclasses import dataclass
 from ..matching.templates import HOLES, TemplateError
 from ..matching.templates import _tokenize as tokenize  # the one tokenizer of templates
 
-MATCHER_VERSION = 13  # bump when the rules below change; cached match results are redone
+MATCHER_VERSION = 14  # bump when the rules below change; cached match results are redone
 MAX_PIECES = 5
 FIRST_MIN = 10  # the first piece of a join: the constant it starts from
 MIDDLE_MIN = 7  # a whole segment in the middle ('SeqNum=', a value such as 'out of memory')
@@ -370,12 +373,22 @@ class Index:
         self._string_set: set[str] | None = None
         self._formats: dict[str, list[str]] | None = None
         self._heads: list[str] = []
+        self._after: set[str] = set()
+        self._after_heads: list[str] = []
         self._tails: list[str] = []  # reversed segments, sorted
 
     def _build_segments(self) -> None:
         segs: set[str] = set()
+        after: set[str] = set()  # the segments that follow a placeholder ('%s: Connect to ')
         for line in self.strings:
             segs.update(segments(line))
+            holes = list(PLACEHOLDER.finditer(line))
+            for i, m in enumerate(holes):
+                seg = line[m.end():holes[i + 1].start() if i + 1 < len(holes) else len(line)]
+                if seg:
+                    after.add(seg)
+        self._after = after
+        self._after_heads = sorted(after)
         self._segs = segs
         self._heads = sorted(segs)
         self._tails = sorted(s[::-1] for s in segs)
@@ -448,9 +461,17 @@ class Index:
 
     def _bare_name(self, piece: str) -> bool:
         """One identifier that no segment holds after a blank: a name (a class, a backend,
-        a function: 'ProcessGroupNCCL', '~ProcessGroupNCCL', 'c10d::ProcessGroupNCCL'), which
-        a program formats as a value, never the start of a message it prints."""
+        a function: 'ProcessGroupNCCL', '~ProcessGroupNCCL', 'c10d::ProcessGroupNCCL')."""
         return _IDENTIFIER.fullmatch(piece) is not None and not self._is_tail(" " + piece)
+
+    def _name_first(self, pieces: tuple[str, ...]) -> bool:
+        """The join so far is one bare name: the rest of the part must be the start of text
+        that a format string prints right after a placeholder, the one the name fills
+        ('%s: Connect to %s' with __func__), and nothing more; a name next to a plain
+        constant is a value the program formats, not text it prints ('Backend ' + name +
+        ' does not support scatter'), and a name, a format's text and another value
+        ('{} does not support {}') could spell any sentence."""
+        return len(pieces) == 1 and self._bare_name(pieces[0])
 
     def _is_whole(self, text: str) -> bool:
         if self._string_set is None:
@@ -483,7 +504,7 @@ class Index:
             (e, (text[:e],), (False,)) for e in range(n - 1, 0, -1)
             if (_substantial(text[:e], FIRST_MIN) or _punctuation(text[:e])
                 or _short_first(text[:e]) and self._is_whole(text[:e]))
-            and self._is_tail(text[:e]) and not self._bare_name(text[:e])]
+            and self._is_tail(text[:e])]
         seen = {(e, False) for e, _, _ in frontier}
         while frontier:
             for s, pieces, values in frontier:
@@ -491,6 +512,11 @@ class Index:
                 own = tuple(p for p, v in zip(pieces, values, strict=True) if not v)
                 last_ok = (_substantial(rest, LAST_MIN) or _punctuation(rest)
                            or len(rest) >= WHOLE_LAST_MIN and self._is_whole(rest))
+                if self._name_first(pieces):
+                    if last_ok and self._has_prefix(self._after_heads, rest) \
+                            and _anchored((*own, rest)):
+                        return [*pieces, rest]
+                    continue
                 if last_ok and (self._is_head(rest) or _substantial(rest, TAIL_LAST_MIN)
                                 and (self._is_tail(rest) or self._is_tail(rest + " ")))\
                         and _anchored((*own, rest)):
@@ -500,6 +526,8 @@ class Index:
                     return [*pieces, rest]
             nxt: list[State] = []
             for s, pieces, values in frontier:
+                if self._name_first(pieces):
+                    continue  # a name and the text after its placeholder, or nothing
                 if not values[-1] and sum(values) < MAX_VALUES:
                     e = _number_at(text, s)
                     if 0 < e < n and (e, True) not in seen:

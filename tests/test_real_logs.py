@@ -245,7 +245,7 @@ def test_labels_are_well_formed():
     on_disk = {p.name for p in LOGS.glob("*.log")}
     assert set(names) == on_disk, f"unlabelled: {on_disk - set(names)}; missing: {set(names) - on_disk}"
     for row in ROWS:
-        assert re.fullmatch(r"r\d{2,3}-[a-z0-9-]+\.log", row["file"]), row["file"]
+        assert re.fullmatch(r"r\d{2,4}-[a-z0-9-]+\.log", row["file"]), row["file"]
         assert re.fullmatch(r"-none-|new:[a-z0-9-]+|[a-z0-9]+(-[a-z0-9]+)+", row["expected_id"]), row
         assert row["split"] in ("dev", "test"), row
         assert row["uncovered"] in ("uncovered", "-"), row

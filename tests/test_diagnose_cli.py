@@ -82,7 +82,7 @@ def test_json_format(project, capsys):
     assert v["files"] == [{"name": log, "lines": 2}]
     m = v["matches"][0]
     assert list(m) == ["id", "title", "role", "severity", "line", "rank", "time", "ranks", "specific",
-                       "weak", "generic", "count", "signature", "evidence", "url", "fix", "action",
+                       "weak", "generic", "cut", "count", "signature", "evidence", "url", "fix", "action",
                        "action_why"]
     assert (m["id"], m["role"], m["line"], m["rank"]) == ("cuda-oom", "root", 2, 3)
     assert m["url"] == f"{SITE}failures/cuda-oom/"

@@ -182,7 +182,7 @@ def test_verdict_fields_are_stable():
     v = diagnose_text(DATA, OOM)
     assert list(v) == ["status", "root_cause", "lines", "matches", "suggestions"]
     assert list(v["matches"][0]) == ["id", "title", "role", "severity", "line", "rank", "time", "ranks",
-                                     "specific", "weak", "generic", "count", "signature",
+                                     "specific", "weak", "generic", "cut", "count", "signature",
                                      "evidence", "url", "fix", "action", "action_why"]
     assert list(v["matches"][0]["evidence"][0]) == ["line", "rank", "ranks", "text"]
     assert v["matches"][0]["url"] == "failures/cuda-oom/"
@@ -502,3 +502,32 @@ def test_without_timestamps_or_in_one_file_the_order_of_lines_decides():
     assert diagnose_text(DATA, RANK0 + "\n" + RANK3)["root_cause"] == "nccl-unhandled-system-error"
     # a match with an untimed hit is not ordered by time
     assert several([RANK0, f"[rank5]: {OOM}\n" + RANK3])["root_cause"] == "nccl-unhandled-system-error"
+
+
+# -- a log that ends inside a message ------------------------------------------------------
+CUT_WATCHDOG = "[rank3]: RuntimeError: Watchdog caught collective operation tim"
+
+
+def test_a_log_cut_inside_a_message_names_the_one_entry_it_starts_as_a_lead():
+    for end in ("", "\n", "\n```\n", "\n```\n\n"):
+        v = diagnose_text(DATA, "[rank3]: Traceback (most recent call last):\n" + CUT_WATCHDOG + end)
+        assert [(m["id"], m["generic"], m["cut"], m["rank"], m["line"]) for m in v["matches"]] == [
+            ("nccl-watchdog-timeout", True, True, 3, 2)], end
+        assert v["root_cause"] is None and v["suggestions"] == []
+
+
+def test_a_cut_line_names_nothing_when_it_is_not_the_end_ambiguous_short_or_mid_word():
+    # more than CUT_SLACK lines after it: the log goes on, the line was printed that way
+    assert diagnose_text(DATA, CUT_WATCHDOG + "\nnext\nnext\nnext\nnext")["matches"] == []
+    # two entries start with the same text (cuda-oom, fsdp-unshard-oom)
+    assert diagnose_text(DATA, "[rank1]: torch.OutOfMemoryError: CUDA out of memory. Tri\n")["matches"] == []
+    # fewer than CUT_MIN characters of the message
+    assert diagnose_text(DATA, "RuntimeError: Watchdog caught co\n")["matches"] == []
+    # the text must start at a word boundary
+    assert diagnose_text(DATA, "RuntimeError: xWatchdog caught collective operation tim\n")["matches"] == []
+    # a line that goes on differently is not a cut copy of the message
+    assert diagnose_text(DATA, "RuntimeError: Watchdog caught collective operation timer\n")["matches"] == []
+    # an entry a whole line named already keeps that match (not marked cut)
+    v = diagnose_text(DATA, WATCHDOG + "\n" + CUT_WATCHDOG)
+    assert [(m["id"], m["generic"], m["cut"], m["count"]) for m in v["matches"]] == [
+        ("nccl-watchdog-timeout", False, False, 1)]

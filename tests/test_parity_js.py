@@ -202,6 +202,14 @@ def shape_files(tmp: Path) -> list[Path]:
                          + SOFT[0].replace(" caught ", "\ncaught ", 1) + " " + SOFT[1] + "\n"
                          + "noise\n" * 60 + f"[rank1]: {SOFT[0]}\n[rank5]: {SOFT[1]}\n"
                          + "noise\n" * 60 + f"{OOM}\nmore were reserved\n" + "noise\n" * 30),
+        # a paste cut inside a message: a unique start (a lead), an ambiguous one, one that
+        # the log goes on after, and astral characters before the cut text
+        "cut-at-end": ("[rank3]: Traceback (most recent call last):\n"
+                       "[rank3]: RuntimeError: Watchdog caught collective operation tim\n```\n"),
+        "cut-ambiguous": "[rank1]: torch.OutOfMemoryError: CUDA out of memory. Tri\n",
+        "cut-no-gpus": "[rank0]: RuntimeError: ProcessGroupNCCL is only supp\n```",
+        "cut-then-more": "RuntimeError: Watchdog caught collective operation tim\na\nb\nc\nd\n",
+        "cut-astral": "😀é RuntimeError: Watchdog caught  collective\toperation timeout: Wor",
         "nothing-known": ("[rank0]: Traceback (most recent call last):\n[rank0]: torch.distributed."
                           "DistBackendError: NCCL error in: ProcessGroupNCCL.cpp:1970, unhandled cuda "
                           "error (run with NCCL_DEBUG=INFO for details), NCCL version 2.21.5\n"
@@ -230,7 +238,12 @@ def shape_files(tmp: Path) -> list[Path]:
 def test_log_shapes_small_data(tmp_path, mode):
     data = small_data()
     files = shape_files(tmp_path)
-    assert_same(python_each(data, files), run_node(data, files, tmp_path, mode), files)
+    py = python_each(data, files)
+    assert_same(py, run_node(data, files, tmp_path, mode), files)
+    by_name = {f.name: v for f, v in zip(files, py, strict=True)}
+    assert [(m["id"], m["cut"]) for m in by_name["cut-at-end.log"]["matches"]] == [
+        ("nccl-watchdog-timeout", True)]
+    assert by_name["cut-ambiguous.log"]["matches"] == by_name["cut-then-more.log"]["matches"] == []
 
 
 def test_log_shapes_real_data(real_data, tmp_path):
@@ -240,6 +253,7 @@ def test_log_shapes_real_data(real_data, tmp_path):
     by_name = {f.name: v for f, v in zip(files, py, strict=True)}
     assert {m["rank"] for m in by_name["embedded-prefix.log"]["matches"]} == {2, 7}
     assert by_name["utf16le.log"]["matches"] and by_name["ff-fe-not-utf16.log"]["matches"]
+    assert [(m["id"], m["cut"]) for m in by_name["cut-no-gpus.log"]["matches"]] == [("nccl-no-gpus", True)]
     nothing = by_name["nothing-known.log"]
     assert nothing["suggestions"] or nothing["matches"]
     several = diagnose.diagnose(real_data, [str(f) for f in files])

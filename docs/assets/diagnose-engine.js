@@ -259,6 +259,7 @@
     this.pending = this.sigs.map(function () { return []; });
     this.contextHits = this.contexts.map(function () { return []; });
     this.errorLines = []; // [lineno, text] of the last unmatched error lines
+    this.lastError = null; // [lineno, rank, text] of the last unmatched error line
     // lines of `repeated` signatures seen once in this file: "signature\ntext"
     this.seenOnce = new Set();
     this.lines = 0;
@@ -457,7 +458,10 @@
         }
       }
     }
-    if (!matched && this.errorLine.test(text)) this._noteError(lineno, text);
+    if (!matched && this.errorLine.test(text)) {
+      this.lastError = [lineno, rank, text];
+      this._noteError(lineno, text);
+    }
     return [sigsTried, sigsMatched];
   };
 
@@ -625,9 +629,44 @@
     });
   }
 
+  /* engine.py _cut_lead: a log that ends inside a message (CUT_MIN): the one entry whose
+     signature starts with the cut text is listed as a lead, never as the cause. */
+  Engine.prototype._cutLead = function () {
+    var cut = this.data.cut;
+    var last = this.lastError;
+    if (last === null || this.lines - last[0] > cut.slack) return;
+    var tail = last[2].replace(/[ \t]+/g, " ").replace(/^ +| +$/g, "");
+    var found = new Map();
+    for (var k = 0; k < cut.texts.length; k++) {
+      var entry = cut.texts[k][0], index = cut.texts[k][1], lead = cut.texts[k][2];
+      var head = lead.slice(0, cut.min);
+      var at = tail.indexOf(head);
+      while (at !== -1) {
+        if ((at === 0 || cut.boundary.indexOf(tail.charAt(at - 1)) !== -1) &&
+            lead.startsWith(tail.slice(at))) {
+          if (!found.has(entry)) found.set(entry, index);
+          break;
+        }
+        at = tail.indexOf(head, at + 1);
+      }
+    }
+    if (found.size !== 1 || found.has("")) return;
+    var hit = Array.from(found.entries())[0];
+    if (this.hits.has(hit[0])) return;  // named by a whole line already
+    for (var i = 0; i < this.sigs.length; i++) {
+      var sig = this.sigs[i];
+      if (sig.entry === hit[0] && sig.index === hit[1]) {
+        this._record(sig, last[0], last[1], last[2], GENERIC, null);
+        this.hits.get(hit[0]).cut = true;
+        return;
+      }
+    }
+  };
+
   Engine.prototype.verdict = function () {
     this._flush();
     this._resolvePending();
+    this._cutLead();
     var meta = this.data.entries;
     var order = this.roleOrder;
     var byTime = this.files > 1;
@@ -668,6 +707,7 @@
         specific: h.level === SPECIFIC,
         weak: h.level <= WEAK,
         generic: h.level === GENERIC,
+        cut: h.cut === true,
         count: h.count,
         signature: h.signature,
         evidence: evidence,

@@ -203,7 +203,8 @@
       el("div", { class: "fe-meta", text: "#" + number + " · " + m.id + " · first at " + where(m, several) +
         " · " + times + (m.ranks && m.ranks.length > 1 ? " · ranks " + rankRanges(m.ranks) : "") +
         (m.specific ? " · confirmed by its context" : "") +
-        (m.generic ? " · generic text, without the evidence that confirms it" : "") }),
+        (m.cut ? " · the log ends inside this message" :
+          m.generic ? " · generic text, without the evidence that confirms it" : "") }),
       evidence,
       primary ? nextStep(m) : null,
       m.fix ? el("p", { class: "fe-fix" }, [el("strong", { text: "Fix: " }), m.fix]) : null,
@@ -269,12 +270,18 @@
       return;
     }
     var generic = verdict.status !== "root-cause-found" && matches[0].generic;
+    var cutShort = generic && matches[0].cut;
     var head = verdict.status === "root-cause-found"
       ? "Root cause: " + matches[0].title
+      : cutShort ? "No confirmed root cause: the log ends inside an error message"
       : generic ? "No confirmed root cause: a generic error without its evidence"
       : "No root cause in this log, only consequences";
     box.appendChild(el("h2", { class: "fe-verdict", text: head }));
-    if (generic) {
+    if (cutShort) {
+      box.appendChild(el("p", { text: "The last error line is cut short, and the part that is " +
+        "there starts only this entry's message. Paste the whole line (the full log of that " +
+        "rank) to confirm it, and read the entry's confirmation checklist before acting on it." }));
+    } else if (generic) {
       box.appendChild(el("p", { text: "The error below is a text that other failures print too, " +
         "and the lines that would tie it to this entry are not in the log. Read the entry's " +
         "confirmation checklist before acting on it." }));
@@ -438,7 +445,8 @@
           " ",
           el("a", { href: entryUrl(m), text: m.title }),
           m.rank !== null ? el("span", { class: "fe-meta", text: " · rank " + m.rank }) : null,
-          m.generic ? el("span", { class: "fe-meta", text: " · generic text, unconfirmed" }) : null
+          m.generic ? el("span", { class: "fe-meta", text: m.cut ? " · cut short, unconfirmed"
+            : " · generic text, unconfirmed" }) : null
         ]));
         if (m.fix) out.appendChild(el("p", { class: "fe-fix", text: m.fix }));
         if (verdict.matches.length > 1) {

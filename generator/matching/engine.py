@@ -29,7 +29,9 @@ same steps, so both give identical verdicts:
    their file, within TIME_LOOKBACK lines) are ordered by time instead, and a match is placed at its earliest hit in
    time: the rank that failed first across the files is named. Identical evidence lines of
    several ranks are kept once, with their ranks;
-5. when nothing matched, ``suggestions``: the entries whose signatures or title share the
+5. a log that ends inside a message (``CUT_MIN``): the one entry whose signature starts
+   with the cut text is listed as a lead (``generic``), never as the cause;
+6. when nothing matched, ``suggestions``: the entries whose signatures or title share the
    most words with the last unmatched error lines (unconfirmed, never in ``matches``).
 """
 
@@ -116,6 +118,14 @@ EVENT_MARK = '{"name": "torchelastic.worker.status.'
 ERROR_NEEDLES = ("Error", "Exception", "ERROR:", "ERROR ", "FAIL", "Fatal", "fatal", "Killed",
                  "error:", "error ", "failed")
 ERROR_LINE = "|".join(re.escape(w) for w in ERROR_NEEDLES)
+# A log that ends inside a message (a paste cut mid-line: `RuntimeError: ProcessGroupNCCL is
+# only supp`): when its last unmatched error line, at most CUT_SLACK lines before the end of
+# the log (a closing code fence, a blank line), ends with the first CUT_MIN or more
+# characters of the text a signature starts with, cut short, and no other entry's (or
+# benign) signature starts that way, that entry is listed as a lead, never as the cause.
+CUT_MIN = 20
+CUT_SLACK = 3
+CUT_BOUNDARY = " :'\"(`["
 # Words of a path (anything with a slash) say where, not what: left out of suggestions.
 PATH = r"[^ \t]*/[^ \t]*"
 
@@ -275,6 +285,7 @@ class _EntryHits:
     untimed: bool = False
     ranks: set[int] = field(default_factory=set)
     evidence: list[dict[str, Any]] = field(default_factory=list)
+    cut: bool = False  # named only from a message the log ends inside (_cut_lead)
 
 
 class Engine:
@@ -343,6 +354,7 @@ class Engine:
         self.pending: dict[int, list[tuple[int, int | None, str, str | None]]] = {}
         self.context_hits: dict[int, list[tuple[int, int | None]]] = {}
         self.error_lines: list[tuple[int, str]] = []  # the last unmatched error lines
+        self.last_error: tuple[int, int | None, str] | None = None  # line, rank, text
         # lines of `repeated` signatures seen once in this file: (signature, text)
         self.seen_once: set[tuple[int, str]] = set()
         self.lines = 0
@@ -538,6 +550,7 @@ class Engine:
                             level = GENERIC if sig.generic else WEAK if sig.weak else PLAIN
                             self._record(sig, lineno, rank, text, level, self._time)
         if not matched and self.error_line.search(text):
+            self.last_error = (lineno, rank, text)
             self._note_error(lineno, text)
         return sigs_tried, sigs_matched
 
@@ -677,9 +690,36 @@ class Engine:
                 for entry_id, (score, line, text) in ranked]
 
     # -- result ----------------------------------------------------------------------
+    def _cut_lead(self) -> None:
+        """A log that ends inside a message: see CUT_MIN."""
+        cut = self.data["cut"]
+        last = self.last_error
+        if last is None or self.lines - last[0] > cut["slack"]:
+            return
+        lineno, rank, text = last
+        tail = re.sub(r"[ \t]+", " ", text).strip(" ")
+        found: dict[str, int] = {}
+        for entry, index, lead in cut["texts"]:
+            head = lead[:cut["min"]]
+            at = tail.find(head)
+            while at != -1:
+                if (at == 0 or tail[at - 1] in cut["boundary"]) and lead.startswith(tail[at:]):
+                    found.setdefault(entry, index)
+                    break
+                at = tail.find(head, at + 1)
+        if len(found) != 1 or "" in found:
+            return
+        (entry, index), = found.items()
+        if entry in self.hits:  # named by a whole line already
+            return
+        sig = next(s for s in self.sigs if s.entry == entry and s.index == index)
+        self._record(sig, lineno, rank, text, GENERIC, None)
+        self.hits[entry].cut = True
+
     def verdict(self) -> dict[str, Any]:
         self._flush()
         self._resolve_pending()
+        self._cut_lead()
         meta = self.data["entries"]
         by_time = self.files > 1
         for h in self.hits.values():
@@ -718,6 +758,7 @@ class Engine:
                 "specific": h.level == SPECIFIC,
                 "weak": h.level <= WEAK,
                 "generic": h.level == GENERIC,
+                "cut": h.cut,
                 "count": h.count,
                 "signature": h.signature,
                 "evidence": h.evidence,

@@ -14,8 +14,9 @@ from typing import Any
 from ..entries.model import DEFAULT_WINDOW, BenignTemplate, Entry
 from . import engine
 from .templates import HOLES, WORD, TemplateError, compile_template
+from .templates import _tokenize as tokenize
 
-FORMAT_VERSION = 3
+FORMAT_VERSION = 4
 # Suggestions when nothing matches: words of at least three characters, compared lowercased;
 # words in more than a quarter of the entries and common English words carry no signal.
 TOKEN = r"[A-Za-z][A-Za-z0-9_]{2,}"
@@ -91,6 +92,7 @@ def build(entries: Iterable[Entry], benign: Iterable[BenignTemplate], roles: Seq
                 "generic": sig.generic,
                 "repeated": sig.repeated,
             })
+    benign = list(benign)
     benign_patterns = [c for c in (_compiled(b.template) for b in benign) if c is not None]
     _choose_keys(benign_patterns + signatures + [c for s in signatures for c in s["context"]])
     return {
@@ -120,7 +122,38 @@ def build(entries: Iterable[Entry], benign: Iterable[BenignTemplate], roles: Seq
         "signatures": signatures,
         "benign": benign_patterns,
         "suggest": _suggest_data(entries_seen),
+        "cut": _cut_data(entries_seen, benign),
     }
+
+
+def _lead(template: str) -> str | None:
+    """The literal text a template starts with, blank runs as one space; None if it starts
+    with a hole or does not compile."""
+    try:
+        pieces = tokenize(template)
+    except TemplateError:
+        return None
+    if not pieces or pieces[0][0] != "lit":
+        return None
+    return re.sub(r"[ \t]+", " ", pieces[0][1]).strip(" ")
+
+
+def _cut_data(entries: list[Entry], benign: list[BenignTemplate]) -> dict[str, Any]:
+    """What the engines need to name a message a log ends inside (engine.CUT_MIN): the
+    leading text of every signature that is not weak, and of every benign template (entry
+    "", so a cut benign line names nothing)."""
+    texts: list[list[Any]] = []
+    for e in entries:
+        for index, sig in enumerate(e.signatures):
+            lead = _lead(sig.template)
+            if lead is not None and not sig.weak and len(lead) >= engine.CUT_MIN:
+                texts.append([e.id, index, lead])
+    for b in benign:
+        lead = _lead(b.template)
+        if lead is not None and len(lead) >= engine.CUT_MIN:
+            texts.append(["", -1, lead])
+    return {"min": engine.CUT_MIN, "slack": engine.CUT_SLACK, "boundary": engine.CUT_BOUNDARY,
+            "texts": texts}
 
 
 def _words(text: str) -> set[str]:

@@ -151,6 +151,11 @@ MATCH = Obj("match", "A match", "One entry recognised in the logs.", (
          "`true` when the entry was seen only through a generic text (one that other failures "
          "print too, e.g. `Cannot copy out of meta tensor; no data!`) without the evidence that "
          "names this failure: listed as a lead, never the `root_cause`"),
+    Prop("cut", "boolean",
+         "`true` when the entry was named only from the log's last error line, which ends "
+         "inside the text this entry's signature starts with (a paste cut mid-line, e.g. "
+         "`RuntimeError: ProcessGroupNCCL is only supp`) and which no other entry's signature "
+         "starts with; `generic` is `true` too: a lead, never the `root_cause`"),
     Prop("count", "integer", "matching lines of this entry", limits={"minimum": 1}),
     Prop("signature", "integer",
          "0-based index, in the entry's `signatures` list, of the signature that matched first",

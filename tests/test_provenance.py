@@ -221,6 +221,11 @@ def test_index_join_never_starts_from_a_bare_name():
         "socketPollConnect", ": Connect to"]
     # a name, a format's text and a second value could spell any sentence
     assert index.find(Part("text", "ProcessGroupNCCL does not support scatter")) is None
+    # nor a name with the blank of a log prefix ('ProcessGroupNCCL ' + a value), joined
+    # to the tail of another message (torch 2.14's strings)
+    assert Index(["ProcessGroupNCCL ", "Backend ", " does not support scatter",
+                  "Expected split_from to be ProcessGroupNCCL"]).find(
+        Part("text", "ProcessGroupNCCL does not support scatter")) is None
     # a name is not joined to the tail of another function's message
     assert Index(["socketPollConnect", "socketStartConnect: Connect to %s failed : %s"]).find(
         Part("text", "socketPollConnect: Connect to")) is None

@@ -19,8 +19,10 @@ A template is split at its typed holes by the template tokenizer the checker use
    next to it ending and starting at boundaries (``failed (exitcode: `` + ``-9`` +
    ``) local_rank:``). Every join needs one piece of the release's own text of at least
    ``FIRST_MIN`` characters. The pieces are recorded as evidence.
-   A first piece that is a bare name (one identifier that no string of the release holds
-   after a blank: ``ProcessGroupNCCL``, ``~ProcessGroupNCCL``, ``socketPollConnect``) is a
+   A first piece that is a bare name (one identifier, maybe with a blank after it, that is a
+   string of the release on its own or that no string holds after a blank:
+   ``ProcessGroupNCCL``, ``~ProcessGroupNCCL``, ``ProcessGroupNCCL `` (a log prefix),
+   ``socketPollConnect`` (``__func__``)) is a
    value the program formats, so the rest of the part must be the start of text that a
    format string prints right after a placeholder (``%s: Connect to %s`` filled with
    ``__func__``), in two pieces: never a plain constant (``"Backend " + name + " does not
@@ -28,8 +30,8 @@ A template is split at its typed holes by the template tokenizer the checker use
    text followed by another value (``{} does not support {}``).
    The first piece may be shorter when it is a whole string of the release of at least
    ``WHOLE_FIRST_MIN`` characters (``, OpType=``, ``shape '``); a middle piece may also be the end of a longer
-   string (``TAIL_MIDDLE_MIN`` characters or more): the linker stores a constant that ends
-   another one as that one's tail.
+   string (``TAIL_MIDDLE_MIN`` characters or more, with text other than blanks before it):
+   the linker stores a constant that ends another one as that one's tail.
 3. **Runtime prefixes**: what the language runtime adds, not the release. A leading
    ``SomeError: `` is Python's traceback; the class name is looked up (a builtin class such
    as ``RuntimeError`` is CPython's, so it is not) and the rest is the message. A leading
@@ -76,7 +78,7 @@ from dataclasses import dataclass
 from ..matching.templates import HOLES, TemplateError
 from ..matching.templates import _tokenize as tokenize  # the one tokenizer of templates
 
-MATCHER_VERSION = 14  # bump when the rules below change; cached match results are redone
+MATCHER_VERSION = 15  # bump when the rules below change; cached match results are redone
 MAX_PIECES = 5
 FIRST_MIN = 10  # the first piece of a join: the constant it starts from
 MIDDLE_MIN = 7  # a whole segment in the middle ('SeqNum=', a value such as 'out of memory')
@@ -456,13 +458,29 @@ class Index:
     def _is_tail(self, piece: str) -> bool:  # the end of some segment
         return self._has_prefix(self._tails, piece[::-1])
 
+    def _tail_after_text(self, piece: str) -> bool:
+        """The end of a segment that holds more than blanks before it: what the linker's
+        merging of a constant into a longer one looks like ('$tI, NCCL version '); the
+        segment ' does not support scatter' without its blank is not another constant."""
+        tails, rev = self._tails, piece[::-1]
+        i = bisect.bisect_left(tails, rev)
+        while i < len(tails) and tails[i].startswith(rev):
+            if tails[i][len(rev):].strip():
+                return True
+            i += 1
+        return False
+
     def _is_head(self, piece: str) -> bool:  # the start of some segment
         return self._has_prefix(self._heads, piece)
 
     def _bare_name(self, piece: str) -> bool:
-        """One identifier that no segment holds after a blank: a name (a class, a backend,
-        a function: 'ProcessGroupNCCL', '~ProcessGroupNCCL', 'c10d::ProcessGroupNCCL')."""
-        return _IDENTIFIER.fullmatch(piece) is not None and not self._is_tail(" " + piece)
+        """One identifier, maybe with the blank a program prints after it, that is a string
+        of its own or that no segment holds after a blank: a name (a class, a backend, a
+        function: 'ProcessGroupNCCL', '~ProcessGroupNCCL', 'c10d::ProcessGroupNCCL', a log
+        prefix 'ProcessGroupNCCL ')."""
+        name = piece.rstrip(" ")
+        return _IDENTIFIER.fullmatch(name) is not None and (
+            self._is_whole(name) or self._is_whole(name + " ") or not self._is_tail(" " + name))
 
     def _name_first(self, pieces: tuple[str, ...]) -> bool:
         """The join so far is one bare name: the rest of the part must be the start of text
@@ -518,7 +536,8 @@ class Index:
                         return [*pieces, rest]
                     continue
                 if last_ok and (self._is_head(rest) or _substantial(rest, TAIL_LAST_MIN)
-                                and (self._is_tail(rest) or self._is_tail(rest + " ")))\
+                                and (self._tail_after_text(rest)
+                                     or self._tail_after_text(rest + " ")))\
                         and _anchored((*own, rest)):
                     return [*pieces, rest]
                 if not values[-1] and sum(values) < MAX_VALUES and _number_at(text, s) == n \
@@ -540,7 +559,7 @@ class Index:
                     if (e, False) in seen:
                         continue
                     if piece not in segs and not (_substantial(piece, TAIL_MIDDLE_MIN)
-                                                  and self._is_tail(piece)):
+                                                  and self._tail_after_text(piece)):
                         continue
                     if _substantial(piece, MIDDLE_MIN) or values[-1] and _punctuation(piece):
                         seen.add((e, False))

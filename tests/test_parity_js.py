@@ -13,11 +13,11 @@ import random
 from pathlib import Path
 
 import pytest
-from diagnose_support import REPO, node, run_node, small_data
+from diagnose_support import REPO, ROLES, entry, node, run_node, small_data
 from test_diagnose_engine import EVENT, NCCL_ERR, OOM, PREFIXED, SOFT, WATCHDOG, WRAPPED, wrap
 from test_logread import SAMPLES
 
-from generator.matching import diagnose
+from generator.matching import diagnose, matcherdata
 
 pytestmark = pytest.mark.skipif(node() is None, reason="node is not installed: "
                                 "the JavaScript engine cannot be compared with Python's")
@@ -118,6 +118,24 @@ def test_engine_test_lines_with_small_data(tmp_path):
     assert_same(python_each(data, files), run_node(data, files, tmp_path, "each-plain"), files)
 
 
+def test_cut_line_with_astral_characters_in_the_signature(tmp_path):
+    """The cut-message lead compares the first CUT_MIN code points of a signature's text in
+    both engines (JavaScript strings count UTF-16 units)."""
+    entries = [entry("emoji-err", "root", "😀😀😀 launcher error: worker {n} went away"),
+               entry("other-err", "root", "😀😀😀 launcher halted: workers disagree")]
+    data = matcherdata.build(entries, [], ROLES)
+    files = []
+    # "short" holds 17 code points of a text (20 UTF-16 units): not enough in either engine
+    for name, line in (("unique", "ValueError: 😀😀😀 launcher halted: workers dis"),
+                       ("short", "ValueError: 😀😀😀 launcher erro")):
+        p = tmp_path / f"{name}.log"
+        p.write_text(line + "\n", encoding="utf-8")
+        files.append(p)
+    py = python_each(data, files)
+    assert_same(py, run_node(data, files, tmp_path, "each"), files)
+    assert [[m["id"] for m in v["matches"]] for v in py] == [["other-err"], []]
+
+
 def test_repeated_signature(tmp_path):
     """A `repeated` signature counts from a line's second copy in one file, in both engines."""
     from test_diagnose_engine import repeated_data
@@ -150,7 +168,7 @@ def test_role_order_and_limits_come_from_the_data(tmp_path):
     cut by its limits: reverse the order and a wrapper becomes the named cause."""
     from diagnose_support import SMALL_BENIGN, SMALL_ENTRIES
 
-    from generator.matching import engine, matcherdata
+    from generator.matching import engine
 
     log = tmp_path / "cascade.log"
     log.write_text(

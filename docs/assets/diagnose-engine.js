@@ -632,17 +632,17 @@
   /* engine.py _cut_lead: a log that ends inside a message (CUT_MIN): the one entry whose
      signature starts with the cut text is listed as a lead, never as the cause. */
   Engine.prototype._cutLead = function () {
-    var cut = this.data.cut;
+    var data = this.data.cut;
     var last = this.lastError;
-    if (last === null || this.lines - last[0] > cut.slack) return;
+    if (last === null || this.lines - last[0] > data.slack) return;
     var tail = last[2].replace(/[ \t]+/g, " ").replace(/^ +| +$/g, "");
     var found = new Map();
-    for (var k = 0; k < cut.texts.length; k++) {
-      var entry = cut.texts[k][0], index = cut.texts[k][1], lead = cut.texts[k][2];
-      var head = lead.slice(0, cut.min);
+    for (var k = 0; k < data.texts.length; k++) {
+      var entry = data.texts[k][0], index = data.texts[k][1], lead = data.texts[k][2];
+      var head = cut(lead, data.min);  // code points, as Python's lead[:min]
       var at = tail.indexOf(head);
       while (at !== -1) {
-        if ((at === 0 || cut.boundary.indexOf(tail.charAt(at - 1)) !== -1) &&
+        if ((at === 0 || data.boundary.indexOf(tail.charAt(at - 1)) !== -1) &&
             lead.startsWith(tail.slice(at))) {
           if (!found.has(entry)) found.set(entry, index);
           break;
